@@ -1,0 +1,47 @@
+# Two commands for a fresh machine:
+#   make run   - serve the API (embedded SQLite by default; PostgreSQL when CUCCU_DATABASE_URL is set)
+#   make test  - lint, type-check and run the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMPS := .stamps
+
+.PHONY: run test lint typecheck pytest venv venv-dev clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMPS)/runtime: requirements.txt pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/dev: requirements-dev.txt requirements.txt pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	@mkdir -p $(STAMPS) && touch $@ $(STAMPS)/runtime
+
+venv: $(STAMPS)/runtime
+venv-dev: $(STAMPS)/dev
+
+run: $(STAMPS)/runtime
+	$(BIN)/cuccu run
+
+# type-check every first-party package that exists (domain, api, viewer)
+PACKAGES = $(shell for p in domain api viewer; do [ -f $$p/__init__.py ] && echo $$p; done)
+
+lint: $(STAMPS)/dev
+	$(BIN)/ruff check .
+	$(BIN)/mypy $(PACKAGES)
+
+typecheck: $(STAMPS)/dev
+	$(BIN)/mypy $(PACKAGES)
+
+pytest: $(STAMPS)/dev
+	$(BIN)/pytest -q
+
+test: lint pytest
+
+clean:
+	rm -rf $(VENV) $(STAMPS) .pytest_cache .mypy_cache .ruff_cache

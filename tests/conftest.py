@@ -1,0 +1,155 @@
+"""Shared fixtures: real databases only (SQLite in a temp dir, PostgreSQL on a real server).
+
+PostgreSQL comes from, in this order:
+1. testcontainers, when a Docker engine answers within 2 s;
+2. the URL in ``CUCCU_TEST_DATABASE_URL``;
+3. the local server at ``postgresql://postgres@127.0.0.1:5432/postgres``.
+
+Each test run creates its own databases on that server and drops them at the end.
+Where no server is reachable the PostgreSQL tests are skipped, except under ``CI=true``,
+where that is a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import URL, make_url
+
+LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
+HOW_TO = (
+    "PostgreSQL tests need a server: start a Docker engine (testcontainers), or set "
+    "CUCCU_TEST_DATABASE_URL=postgresql://user:pass@host:5432/postgres (a role that may "
+    "CREATE DATABASE), or run a local server on 127.0.0.1:5432 for user postgres."
+)
+
+
+def _docker_answers() -> bool:
+    try:
+        import docker  # type: ignore[import-untyped]
+    except ImportError:
+        return False
+    try:
+        client = docker.from_env(timeout=2)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except Exception:
+        return False
+
+
+def _connect(url: URL, dbname: str | None = None) -> Any:
+    import psycopg
+
+    return psycopg.connect(
+        host=url.host or "127.0.0.1",
+        port=url.port or 5432,
+        user=url.username or "postgres",
+        password=url.password,
+        dbname=dbname or url.database or "postgres",
+        autocommit=True,
+        connect_timeout=3,
+    )
+
+
+@dataclass
+class PgServer:
+    """A reachable PostgreSQL server on which this run may create databases."""
+
+    admin_url: URL
+    prefix: str = field(default_factory=lambda: f"cuccu_test_{uuid.uuid4().hex[:10]}")
+    created: list[str] = field(default_factory=list)
+
+    def create_database(self, suffix: str = "") -> str:
+        name = f"{self.prefix}{('_' + suffix) if suffix else ''}"
+        with _connect(self.admin_url) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        self.created.append(name)
+        return self.url_for(name)
+
+    def url_for(self, name: str) -> str:
+        url = self.admin_url.set(drivername="postgresql+psycopg", database=name)
+        return url.render_as_string(hide_password=False)
+
+    def drop_database(self, url: str) -> None:
+        name = make_url(url).database
+        assert name is not None
+        with _connect(self.admin_url) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        with contextlib.suppress(ValueError):
+            self.created.remove(name)
+
+
+def _reachable(url: URL) -> bool:
+    try:
+        with _connect(url) as conn:
+            conn.execute("SELECT 1")
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    container: Any = None
+    candidates: list[str] = []
+    if _docker_answers():
+        try:
+            from testcontainers.postgres import PostgresContainer
+
+            container = PostgresContainer("postgres:16-alpine", driver=None)
+            container.start()
+            candidates.append(container.get_connection_url())
+        except Exception:
+            container = None
+    env_url = os.environ.get("CUCCU_TEST_DATABASE_URL")
+    if env_url:
+        candidates.append(env_url)
+    candidates.append(LOCAL_PG)
+
+    server: PgServer | None = None
+    for raw in candidates:
+        url = make_url(raw)
+        if _reachable(url):
+            server = PgServer(admin_url=url)
+            break
+    if server is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI=true but no PostgreSQL is reachable. " + HOW_TO)
+        pytest.skip(HOW_TO)
+    try:
+        yield server
+    finally:
+        for name in list(server.created):
+            with contextlib.suppress(Exception):
+                server.drop_database(server.url_for(name))
+        if container is not None:
+            container.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_url(pg_server: PgServer) -> Iterator[str]:
+    """An async SQLAlchemy URL (postgresql+psycopg) to a fresh, empty database for this run."""
+    url = pg_server.create_database("run")
+    yield url
+    pg_server.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of each kind, private to one test (not yet migrated)."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'cuccu.db'}"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = server.create_database(uuid.uuid4().hex[:8])
+    yield url
+    server.drop_database(url)
