@@ -1,0 +1,29 @@
+"""Cuccù rules as a pure Decider: ``decide(state, command) -> events``, ``evolve(state, event)``.
+
+No I/O, no clock, no randomness: the caller supplies shuffles and first dealers in commands.
+"""
+
+from domain.cards import CARDS, rank, value
+from domain.commands import (
+    BOT_LEVELS, CHOICES, Choice, Choose, Command, CreateMatch, SeatSpec, StartRound,
+)  # fmt: skip
+from domain.decide import apply, decide, losers
+from domain.errors import DomainError
+from domain.events import (
+    EVENT_TYPES, Event, decode_event, decode_events, encode_event, event_type,
+)  # fmt: skip
+from domain.evolve import evolve, fold
+from domain.fairness import GENESIS_HASH, commitment, event_hash
+from domain.pending import PendingDecision, pending
+from domain.state import MatchState, RoundState, initial_state, is_terminal
+from domain.transcript import transcript
+from domain.views import MatchView, redact, view
+
+__all__ = [
+    "BOT_LEVELS", "CARDS", "CHOICES", "EVENT_TYPES", "GENESIS_HASH",
+    "Choice", "Choose", "Command", "CreateMatch", "DomainError", "Event", "MatchState",
+    "MatchView", "PendingDecision", "RoundState", "SeatSpec", "StartRound",
+    "apply", "commitment", "decide", "decode_event", "decode_events", "encode_event",
+    "event_hash", "event_type", "evolve", "fold", "initial_state", "is_terminal", "losers",
+    "pending", "rank", "redact", "transcript", "value", "view",
+]  # fmt: skip

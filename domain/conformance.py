@@ -1,0 +1,125 @@
+"""Scenario runner for ``cuccu-scenario/1`` files (tests/scenarios/FORMAT.md).
+
+``python -m domain.conformance DIR [DIR...]`` prints one line per failing scenario with its
+first difference, then ``N passed, M failed``; it exits non-zero when any failed. The round is
+played through ``apply`` (decide + evolve); only the starting position is set directly.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.commands import Choose, CreateMatch, SeatSpec, StartRound
+from domain.decide import apply
+from domain.errors import DomainError
+from domain.events import (
+    CardRevealed, Event, LifeLost, LivesReset, MatchWon, RoundEnded, RoundScored,
+    SeatEliminated,
+)  # fmt: skip
+from domain.pending import pending
+from domain.state import MatchState, initial_state
+from domain.transcript import transcript
+
+_SALT = "00" * 16  # scenarios fix the pack; the commitment's salt does not matter to them
+
+
+def _position(scenario: dict[str, Any]) -> MatchState:
+    """A match at the scenario's lives and dealer, between rounds."""
+    n = scenario["seats"]
+    seats = tuple(SeatSpec(name=f"seat {i}") for i in range(n))
+    create = CreateMatch(seats, scenario["starting_lives"], first_dealer=scenario["dealer"])
+    state, _ = apply(initial_state(), create)
+    return replace(state, lives=tuple(scenario["lives_before"]))
+
+
+def play(scenario: dict[str, Any]) -> dict[str, Any]:
+    """Play the scenario's round; return what it produced in the ``expected`` format."""
+    state, events = apply(_position(scenario), StartRound(tuple(scenario["pack_top_to_bottom"]), _SALT))
+    round_events: list[Event] = list(events)
+    for index, decision in enumerate(scenario["decisions"]):
+        prompt = pending(state)
+        if state.status != "in_round" or prompt is None:
+            raise AssertionError(f"decision {index} {decision} left over: the round has ended")
+        if prompt.seat != decision["seat"]:
+            raise AssertionError(
+                f"decision {index}: the prompt is for seat {prompt.seat} ({prompt.kind}), "
+                f"the scenario answers for seat {decision['seat']}"
+            )
+        state, events = apply(state, Choose(decision["seat"], decision["choice"]))
+        round_events.extend(events)
+    if state.status == "in_round":
+        raise AssertionError(f"the decisions ran out while {pending(state)} is awaited")
+    assert state.round is not None
+    scored = next(e for e in round_events if isinstance(e, RoundScored))
+    ended = next(e for e in round_events if isinstance(e, RoundEnded))
+    winner = next((e.winner for e in round_events if isinstance(e, MatchWon)), None)
+    return {
+        "events": transcript(round_events),
+        "final_cards": list(state.round.hands),
+        "dead_seats": list(scored.dead),
+        "life_losses": [_loss(e) for e in round_events if isinstance(e, LifeLost)],
+        "eliminated": [e.seat for e in round_events if isinstance(e, SeatEliminated)],
+        "lives_after": list(state.lives),
+        "reset": any(isinstance(e, LivesReset) for e in round_events),
+        "next_dealer": ended.next_dealer,
+        "match_winner": winner,
+        "public_reveals": [
+            {"seat": e.seat, "card": e.card} for e in round_events if isinstance(e, CardRevealed)
+        ],
+    }
+
+
+def _loss(event: LifeLost) -> dict[str, Any]:
+    loss: dict[str, Any] = {"seat": event.seat, "reason": event.reason}
+    if event.reason == "inn_pledge":
+        loss["on_behalf_of"] = event.on_behalf_of
+    return loss
+
+
+def first_difference(scenario: dict[str, Any]) -> str | None:
+    """None if the scenario passes, else a one-line description of its first difference."""
+    try:
+        actual = play(scenario)
+    except (AssertionError, DomainError) as error:
+        return f"{type(error).__name__}: {error}"
+    expected = scenario["expected"]
+    for field, want in expected.items():
+        got = actual.get(field)
+        if field == "events":
+            for i, (w, g) in enumerate(zip(want, got, strict=False)):
+                if w != g:
+                    return f"events[{i}]: expected {json.dumps(w)}, got {json.dumps(g)}"
+            if len(want) != len(got):
+                return f"events: expected {len(want)} entries, got {len(got)}"
+        elif got != want:
+            return f"{field}: expected {json.dumps(want)}, got {json.dumps(got)}"
+    return None
+
+
+def scenario_files(directories: list[str]) -> list[Path]:
+    return sorted(p for d in directories for p in Path(d).glob("*.json"))
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: python -m domain.conformance DIR [DIR...]", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    for path in scenario_files(argv):
+        difference = first_difference(json.loads(path.read_text(encoding="utf-8")))
+        if difference is None:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL {path.name}: {difference}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

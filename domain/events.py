@@ -1,0 +1,200 @@
+"""Events: facts that happened, in the past tense. The stored log is made of these.
+
+Fields that carry a card some seats may not see are ``str | None``: the stored event always
+has the card, ``views.redact`` blanks it for whoever may not see it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.commands import SeatSpec
+
+LossReason = Literal["hunter", "cat", "scoring", "inn_pledge"]
+PackEnd = Literal["bottom", "top"]
+
+
+class _Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, omit_defaults=False):
+    pass
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+class MatchCreated(_Event, tag=_snake):
+    seats: tuple[SeatSpec, ...]
+    starting_lives: int
+    first_dealer: int
+
+
+class RoundStarted(_Event, tag=_snake):
+    """A round begins. ``commitment`` is public; ``pack`` and ``salt`` stay hidden until RoundEnded."""
+
+    round: int
+    dealer: int
+    participants: tuple[int, ...]
+    commitment: str
+    pack: tuple[str, ...] | None
+    salt: str | None
+
+
+class CardDealt(_Event, tag=_snake):
+    """A participant receives its card from the bottom of the pack (only it sees the card)."""
+
+    seat: int
+    card: str | None
+
+
+class Kept(_Event, tag=_snake):
+    seat: int
+
+
+class ExchangeRequested(_Event, tag=_snake):
+    seat: int
+    target: int
+
+
+class CardRevealed(_Event, tag=_snake):
+    """A targeted special is shown to everyone."""
+
+    seat: int
+    card: str
+
+
+class HorseSkipped(_Event, tag=_snake):
+    seat: int
+
+
+class Retargeted(_Event, tag=_snake):
+    """The request moves past a horse to the next undealt participant."""
+
+    seat: int
+    target: int
+
+
+class CardsExchanged(_Event, tag=_snake):
+    """Two participants swapped cards; each learns only what it received."""
+
+    requester: int
+    target: int
+    requester_gets: str | None
+    target_gets: str | None
+
+
+class ExchangeRefused(_Event, tag=_snake):
+    seat: int
+    requester: int
+
+
+class InnChoiceMade(_Event, tag=_snake):
+    seat: int
+    choice: Literal["keep", "ask_pay"]
+
+
+class InnResponded(_Event, tag=_snake):
+    seat: int
+    response: Literal["accept", "refuse"]
+
+
+class PledgeMade(_Event, tag=_snake):
+    innkeeper: int
+    requester: int
+
+
+class ExchangeReversed(_Event, tag=_snake):
+    """One exchange of the chain undone by a cat; parties named as in the original exchange."""
+
+    requester: int
+    target: int
+    requester_gets: str | None
+    target_gets: str | None
+
+
+class LifeLost(_Event, tag=_snake):
+    seat: int
+    reason: LossReason
+    lives_after: int
+    on_behalf_of: int | None = None
+
+
+class SeatEliminated(_Event, tag=_snake):
+    seat: int
+
+
+class PackExchanged(_Event, tag=_snake):
+    """A card went to the discard and one came from the pack; only the drawer sees either."""
+
+    seat: int
+    end: PackEnd
+    gave: str | None
+    got: str | None
+
+
+class DealerKept(_Event, tag=_snake):
+    seat: int
+
+
+class RoundScored(_Event, tag=_snake):
+    """The reveal: every live card is shown; dead cards are not."""
+
+    live: tuple[int, ...]
+    dead: tuple[int, ...]
+    losers: tuple[int, ...]
+    cards: tuple[str, ...]  # the live seats' cards, in the order of ``live``
+
+
+class LivesReset(_Event, tag=_snake):
+    lives: int
+
+
+class RoundEnded(_Event, tag=_snake):
+    """Opens the round's commitment (salt and pack) and names the next dealer."""
+
+    round: int
+    salt: str
+    pack: tuple[str, ...]
+    next_dealer: int | None
+
+
+class MatchWon(_Event, tag=_snake):
+    winner: int
+
+
+Event = (
+    MatchCreated | RoundStarted | CardDealt | Kept | ExchangeRequested | CardRevealed
+    | HorseSkipped | Retargeted | CardsExchanged | ExchangeRefused | InnChoiceMade
+    | InnResponded | PledgeMade | ExchangeReversed | LifeLost | SeatEliminated
+    | PackExchanged | DealerKept | RoundScored | LivesReset | RoundEnded | MatchWon
+)  # fmt: skip
+
+EVENT_TYPES: tuple[type[_Event], ...] = (
+    MatchCreated, RoundStarted, CardDealt, Kept, ExchangeRequested, CardRevealed,
+    HorseSkipped, Retargeted, CardsExchanged, ExchangeRefused, InnChoiceMade,
+    InnResponded, PledgeMade, ExchangeReversed, LifeLost, SeatEliminated,
+    PackExchanged, DealerKept, RoundScored, LivesReset, RoundEnded, MatchWon,
+)  # fmt: skip
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Event)
+_list_decoder = msgspec.json.Decoder(list[Event])
+
+
+def event_type(event: Event) -> str:
+    """The stable tag of an event, as stored in the ``type`` column."""
+    return event.__struct_config__.tag  # type: ignore[return-value]
+
+
+def encode_event(event: Event) -> bytes:
+    """Canonical bytes: msgspec JSON, fields in declaration order, tag first."""
+    return _encoder.encode(event)
+
+
+def decode_event(data: bytes | str) -> Event:
+    return _decoder.decode(data)
+
+
+def decode_events(data: bytes | str) -> list[Event]:
+    return _list_decoder.decode(data)
