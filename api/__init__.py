@@ -1,0 +1,1 @@
+"""The Cuccù match service: event store, command service, REST API and CLI."""

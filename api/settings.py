@@ -1,0 +1,54 @@
+"""Settings of the service, read from the environment (``CUCCU_*``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cuccu.db"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_MAX_BODY_BYTES = 16 * 1024
+
+#: every environment variable the service reads; compose.yaml is tested against this list
+ENV_VARS = (
+    "CUCCU_DATABASE_URL",
+    "CUCCU_HOST",
+    "CUCCU_PORT",
+    "CUCCU_MAX_BODY_BYTES",
+    "CUCCU_API_URL",
+)
+
+
+def normalize_database_url(url: str) -> str:
+    """Map plain URLs onto the async drivers the service uses.
+
+    ``postgresql://`` and ``postgres://`` become ``postgresql+psycopg://``;
+    ``sqlite://`` becomes ``sqlite+aiosqlite://``.
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE_URL
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if environ is None else environ)
+        return cls(
+            database_url=normalize_database_url(
+                env.get("CUCCU_DATABASE_URL") or DEFAULT_DATABASE_URL
+            ),
+            host=env.get("CUCCU_HOST") or DEFAULT_HOST,
+            port=int(env.get("CUCCU_PORT") or DEFAULT_PORT),
+            max_body_bytes=int(env.get("CUCCU_MAX_BODY_BYTES") or DEFAULT_MAX_BODY_BYTES),
+        )

@@ -1,0 +1,37 @@
+"""The event store: tables, engine, migrations, appends with optimistic concurrency."""
+
+from api.store.db import create_engine, is_sqlite
+from api.store.events import (
+    ChainBroken,
+    ConcurrencyError,
+    EventStore,
+    IdempotencyRecord,
+    MatchRecord,
+    MatchSummary,
+    NewMatch,
+    StoredEvent,
+    StoreUnavailable,
+    verify_chain,
+)
+from api.store.migrate import SchemaOutOfDate, check_schema, upgrade
+from api.store.notify import Notifier, PgListener
+
+__all__ = [
+    "ChainBroken",
+    "ConcurrencyError",
+    "EventStore",
+    "IdempotencyRecord",
+    "MatchRecord",
+    "MatchSummary",
+    "NewMatch",
+    "Notifier",
+    "PgListener",
+    "SchemaOutOfDate",
+    "StoreUnavailable",
+    "StoredEvent",
+    "check_schema",
+    "create_engine",
+    "is_sqlite",
+    "upgrade",
+    "verify_chain",
+]

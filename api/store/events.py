@@ -1,0 +1,371 @@
+"""The event store: hash-chained per-match streams with optimistic concurrency.
+
+One call to :meth:`EventStore.commit` is one transaction: the match row (created or
+version-checked), the new events with their hash chain, seat tokens of a new match, and
+the idempotency record of the command that produced them. Another writer having
+appended first surfaces as :class:`ConcurrencyError`; the service reloads and decides again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from api.store import tables as t
+from api.store.notify import CHANNEL, Notifier
+from domain import GENESIS_HASH, Event, decode_event, encode_event, event_hash, event_type
+
+
+class ConcurrencyError(Exception):
+    """Another writer changed the stream first (stale expected version or duplicate key)."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached or refused the operation for operational reasons."""
+
+
+class ChainBroken(Exception):
+    """A stored stream whose hashes do not chain."""
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    position: int
+    match_id: str
+    version: int
+    type: str
+    data: dict[str, Any]
+    meta: dict[str, Any] | None
+    recorded_at: dt.datetime
+    prev_hash: str
+    hash: str
+
+    @property
+    def event(self) -> Event:
+        return decode_event(msgspec.json.encode(self.data))
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: str
+    status: str
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    seats: list[dict[str, Any]]
+    starting_lives: int
+    lives: list[int]
+    winner: int | None
+    rounds: int
+    version: int
+    seed: int | None
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """What the ``matches`` row says about a stream after the events of a commit."""
+
+    status: str
+    lives: list[int]
+    winner: int | None
+    rounds: int
+    version: int
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    id: str
+    seats: list[dict[str, Any]]
+    starting_lives: int
+    seed: int | None
+    token_hashes: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    match_id: str
+    seat: int
+    key: str
+    fingerprint: str
+    status_code: int
+    body: str
+
+
+def _row_to_event(row: sa.Row[Any]) -> StoredEvent:
+    data = row.data
+    meta = row.meta
+    if isinstance(data, str):  # some drivers hand JSON back as text
+        data = msgspec.json.decode(data)
+    if isinstance(meta, str):
+        meta = msgspec.json.decode(meta)
+    return StoredEvent(
+        position=row.position,
+        match_id=row.match_id,
+        version=row.version,
+        type=row.type,
+        data=data,
+        meta=meta,
+        recorded_at=row.recorded_at,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+def _row_to_match(row: sa.Row[Any]) -> MatchRecord:
+    return MatchRecord(
+        id=row.id,
+        status=row.status,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        seats=row.seats,
+        starting_lives=row.starting_lives,
+        lives=row.lives,
+        winner=row.winner,
+        rounds=row.rounds,
+        version=row.version,
+        seed=row.seed,
+    )
+
+
+def verify_chain(stored: Sequence[StoredEvent]) -> None:
+    """Raise :class:`ChainBroken` unless every event hashes onto its predecessor."""
+    prev = GENESIS_HASH
+    for i, ev in enumerate(stored, start=1):
+        if ev.version != i or ev.prev_hash != prev or event_hash(prev, ev.event) != ev.hash:
+            raise ChainBroken(f"match {ev.match_id}: hash chain broken at version {ev.version}")
+        prev = ev.hash
+
+
+class EventStore:
+    def __init__(self, engine: AsyncEngine, notifier: Notifier | None = None) -> None:
+        self.engine = engine
+        self.notifier = notifier or Notifier()
+        self.is_postgres = engine.dialect.name == "postgresql"
+
+    # --- reads -------------------------------------------------------------------------
+
+    async def ping(self) -> None:
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execute(sa.text("SELECT 1"))
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        async with self._connect() as conn:
+            row = (
+                await conn.execute(sa.select(t.matches).where(t.matches.c.id == match_id))
+            ).first()
+        return _row_to_match(row) if row is not None else None
+
+    async def load(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """The stream of ``match_id`` from version ``after + 1``, in order."""
+        query = (
+            sa.select(t.events)
+            .where(t.events.c.match_id == match_id, t.events.c.version > after)
+            .order_by(t.events.c.version)
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        async with self._connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [_row_to_event(r) for r in rows]
+
+    async def list_matches(
+        self,
+        *,
+        status: str | None = None,
+        before: tuple[dt.datetime, str] | None = None,
+        limit: int = 20,
+    ) -> list[MatchRecord]:
+        """Newest first; ``before`` is the (created_at, id) of the last row already seen."""
+        m = t.matches
+        query = sa.select(m).order_by(m.c.created_at.desc(), m.c.id.desc()).limit(limit)
+        if status is not None:
+            query = query.where(m.c.status == status)
+        if before is not None:
+            created, mid = before
+            query = query.where(
+                sa.or_(m.c.created_at < created, sa.and_(m.c.created_at == created, m.c.id < mid))
+            )
+        async with self._connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [_row_to_match(r) for r in rows]
+
+    async def seat_for_token(self, token_sha256: str) -> tuple[str, int] | None:
+        st = t.seat_tokens
+        async with self._connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(st.c.match_id, st.c.seat).where(st.c.token_sha256 == token_sha256)
+                )
+            ).first()
+        return (row.match_id, row.seat) if row is not None else None
+
+    async def get_idempotency(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
+        ik = t.idempotency_keys
+        async with self._connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(ik).where(
+                        ik.c.match_id == match_id, ik.c.seat == seat, ik.c.key == key
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        return IdempotencyRecord(
+            match_id=row.match_id,
+            seat=row.seat,
+            key=row.key,
+            fingerprint=row.fingerprint,
+            status_code=row.status_code,
+            body=row.body,
+        )
+
+    # --- the write ---------------------------------------------------------------------
+
+    async def commit(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        prev_hash: str,
+        events: Sequence[Event],
+        summary: MatchSummary,
+        meta: Mapping[str, Any] | None = None,
+        new_match: NewMatch | None = None,
+        idempotency: IdempotencyRecord | None = None,
+    ) -> list[StoredEvent]:
+        """Append ``events`` after ``expected_version`` in one transaction.
+
+        Raises :class:`ConcurrencyError` when the stream is no longer at
+        ``expected_version`` (or the match id or idempotency key was taken meanwhile).
+        """
+        stamp = now()
+        rows: list[dict[str, Any]] = []
+        prev = prev_hash
+        for i, event in enumerate(events, start=expected_version + 1):
+            h = event_hash(prev, event)
+            rows.append(
+                {
+                    "match_id": match_id,
+                    "version": i,
+                    "type": event_type(event),
+                    "data": msgspec.json.decode(encode_event(event)),
+                    "meta": dict(meta) if meta is not None else None,
+                    "recorded_at": stamp,
+                    "prev_hash": prev,
+                    "hash": h,
+                }
+            )
+            prev = h
+        summary_values = {
+            "status": summary.status,
+            "lives": summary.lives,
+            "winner": summary.winner,
+            "rounds": summary.rounds,
+            "version": summary.version,
+            "updated_at": stamp,
+        }
+        try:
+            async with self.engine.begin() as conn:
+                if new_match is not None:
+                    await conn.execute(
+                        sa.insert(t.matches).values(
+                            id=match_id,
+                            created_at=stamp,
+                            seats=new_match.seats,
+                            starting_lives=new_match.starting_lives,
+                            seed=new_match.seed,
+                            **summary_values,
+                        )
+                    )
+                    if new_match.token_hashes:
+                        await conn.execute(
+                            sa.insert(t.seat_tokens),
+                            [
+                                {"match_id": match_id, "seat": s, "token_sha256": h}
+                                for s, h in sorted(new_match.token_hashes.items())
+                            ],
+                        )
+                else:
+                    # the optimistic lock: only a stream still at expected_version moves on
+                    result = await conn.execute(
+                        sa.update(t.matches)
+                        .where(
+                            t.matches.c.id == match_id,
+                            t.matches.c.version == expected_version,
+                        )
+                        .values(**summary_values)
+                    )
+                    if result.rowcount != 1:
+                        raise ConcurrencyError(
+                            f"match {match_id} is no longer at version {expected_version}"
+                        )
+                if rows:
+                    await conn.execute(sa.insert(t.events), rows)
+                if idempotency is not None:
+                    await conn.execute(
+                        sa.insert(t.idempotency_keys).values(
+                            match_id=idempotency.match_id,
+                            seat=idempotency.seat,
+                            key=idempotency.key,
+                            fingerprint=idempotency.fingerprint,
+                            status_code=idempotency.status_code,
+                            body=idempotency.body,
+                            created_at=stamp,
+                        )
+                    )
+                if self.is_postgres and rows:
+                    await conn.execute(
+                        sa.select(sa.func.pg_notify(CHANNEL, f"{match_id}:{summary.version}"))
+                    )
+        except IntegrityError as exc:
+            raise ConcurrencyError(str(exc.orig)) from exc
+        except (DBAPIError, OSError) as exc:
+            if isinstance(exc, DBAPIError) and not exc.connection_invalidated:
+                # serialization failures and lock timeouts are conflicts too
+                code = getattr(exc.orig, "sqlstate", None)
+                if code in ("40001", "40P01"):
+                    raise ConcurrencyError(str(exc.orig)) from exc
+            raise StoreUnavailable(str(exc)) from exc
+        if rows:
+            self.notifier.publish(match_id, summary.version)
+        return [
+            StoredEvent(position=0, **{k: v for k, v in r.items()})  # position filled on read
+            for r in rows
+        ]
+
+    # --- helpers -----------------------------------------------------------------------
+
+    def _connect(self) -> _Guarded:
+        return _Guarded(self.engine)
+
+
+class _Guarded:
+    """``engine.connect()`` that turns connection failures into :class:`StoreUnavailable`."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._cm = engine.connect()
+
+    async def __aenter__(self) -> AsyncConnection:
+        try:
+            return await self._cm.__aenter__()
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._cm.__aexit__(*exc)

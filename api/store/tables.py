@@ -1,0 +1,93 @@
+"""Table definitions of the event store (SQLAlchemy Core).
+
+The schema itself is created only by the Alembic migrations in ``migrations/``;
+these objects describe it for queries. Keep both in step (a test compares them).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = sa.MetaData(naming_convention=NAMING)
+
+#: JSON on SQLite, JSONB on PostgreSQL
+JsonType = sa.JSON().with_variant(JSONB(), "postgresql")
+#: BIGINT identity on PostgreSQL, INTEGER PRIMARY KEY (rowid) on SQLite
+PositionType = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("seats", JsonType, nullable=False),
+    sa.Column("starting_lives", sa.Integer, nullable=False),
+    sa.Column("lives", JsonType, nullable=False),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("rounds", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Index("ix_matches_created", "created_at", "id"),
+    sa.Index("ix_matches_status_created", "status", "created_at", "id"),
+)
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("position", PositionType, sa.Identity(), primary_key=True),
+    sa.Column(
+        "match_id",
+        sa.String(36),
+        sa.ForeignKey("matches.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("type", sa.String(64), nullable=False),
+    sa.Column("data", JsonType, nullable=False),
+    sa.Column("meta", JsonType, nullable=True),
+    sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("prev_hash", sa.String(64), nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.UniqueConstraint("match_id", "version", name="uq_events_match_id_version"),
+)
+
+seat_tokens = sa.Table(
+    "seat_tokens",
+    metadata,
+    sa.Column(
+        "match_id",
+        sa.String(36),
+        sa.ForeignKey("matches.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("token_sha256", sa.String(64), nullable=False, unique=True),
+)
+
+idempotency_keys = sa.Table(
+    "idempotency_keys",
+    metadata,
+    sa.Column(
+        "match_id",
+        sa.String(36),
+        sa.ForeignKey("matches.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    sa.Column("status_code", sa.Integer, nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)

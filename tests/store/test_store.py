@@ -1,0 +1,303 @@
+"""The event store against real SQLite and PostgreSQL databases (same cases on both)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from api.store import (
+    ConcurrencyError,
+    EventStore,
+    IdempotencyRecord,
+    MatchSummary,
+    NewMatch,
+    SchemaOutOfDate,
+    check_schema,
+    create_engine,
+    upgrade,
+    verify_chain,
+)
+from api.store.migrate import downgrade, head_revision
+from api.store.tables import metadata
+from domain import (
+    CARDS,
+    GENESIS_HASH,
+    CreateMatch,
+    Event,
+    MatchState,
+    SeatSpec,
+    StartRound,
+    apply,
+    event_hash,
+    initial_state,
+)
+
+SEATS = (
+    SeatSpec("ann", "human"),
+    SeatSpec("bot1", "bot", "random"),
+    SeatSpec("bot2", "bot", "random"),
+)
+
+
+@pytest.fixture
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    eng = create_engine(database_url)
+    await upgrade(eng)
+    yield eng
+    await eng.dispose()
+
+
+@pytest.fixture
+async def store(engine: AsyncEngine) -> EventStore:
+    return EventStore(engine)
+
+
+def summary_of(state: MatchState) -> MatchSummary:
+    return MatchSummary(
+        status=state.status,
+        lives=list(state.lives),
+        winner=state.winner,
+        rounds=state.rounds_played,
+        version=state.version,
+    )
+
+
+def opening() -> tuple[MatchState, list[Event]]:
+    state, events = apply(initial_state(), CreateMatch(seats=SEATS, starting_lives=2))
+    state, more = apply(state, StartRound(pack=tuple(reversed(CARDS)), salt="ab" * 32))
+    return state, events + more
+
+
+async def new_match(
+    store: EventStore, tokens: dict[int, str] | None = None
+) -> tuple[str, MatchState]:
+    match_id = str(uuid.uuid4())
+    state, events = opening()
+    await store.commit(
+        match_id,
+        expected_version=0,
+        prev_hash=GENESIS_HASH,
+        events=events,
+        summary=summary_of(state),
+        new_match=NewMatch(
+            id=match_id,
+            seats=[{"name": s.name, "kind": s.kind} for s in SEATS],
+            starting_lives=2,
+            seed=None,
+            token_hashes=tokens or {},
+        ),
+    )
+    return match_id, state
+
+
+async def test_schema_check_names_the_upgrade_command(database_url: str) -> None:
+    eng = create_engine(database_url)
+    try:
+        with pytest.raises(SchemaOutOfDate, match="cuccu db upgrade"):
+            await check_schema(eng)
+        await upgrade(eng)
+        await check_schema(eng)
+    finally:
+        await eng.dispose()
+
+
+async def test_migrations_match_table_metadata(engine: AsyncEngine) -> None:
+    def diff(conn: sa.Connection) -> list[object]:
+        return list(compare_metadata(MigrationContext.configure(conn), metadata))
+
+    async with engine.connect() as conn:
+        assert await conn.run_sync(diff) == []
+
+
+async def test_append_and_load_round_trip_with_hash_chain(store: EventStore) -> None:
+    match_id, state = await new_match(store)
+    stored = await store.load(match_id)
+    _, events = opening()
+    assert [s.event for s in stored] == events
+    assert [s.version for s in stored] == list(range(1, len(events) + 1))
+    verify_chain(stored)
+    prev = GENESIS_HASH
+    for s, e in zip(stored, events, strict=True):
+        assert s.hash == event_hash(prev, e)
+        prev = s.hash
+    record = await store.get_match(match_id)
+    assert record is not None
+    assert record.version == state.version == len(events)
+    assert record.status == "in_round"
+    assert await store.load(match_id, after=2, limit=1) == stored[2:3]
+
+
+async def test_stale_expected_version_is_a_conflict_and_changes_nothing(store: EventStore) -> None:
+    match_id, state = await new_match(store)
+    before = await store.load(match_id)
+    _, events = opening()
+    with pytest.raises(ConcurrencyError):
+        await store.commit(
+            match_id,
+            expected_version=state.version - 1,
+            prev_hash=before[-2].hash,
+            events=events[-1:],
+            summary=summary_of(state),
+        )
+    assert await store.load(match_id) == before
+
+
+async def test_two_concurrent_appends_exactly_one_wins(store: EventStore) -> None:
+    match_id, state = await new_match(store)
+    stored = await store.load(match_id)
+    extra = opening()[1][-1:]  # any event will do for the store
+
+    async def attempt() -> bool:
+        try:
+            await store.commit(
+                match_id,
+                expected_version=state.version,
+                prev_hash=stored[-1].hash,
+                events=extra,
+                summary=MatchSummary("in_round", [2, 2, 2], None, 0, state.version + 1),
+            )
+            return True
+        except ConcurrencyError:
+            return False
+
+    results = await asyncio.gather(*(attempt() for _ in range(4)))
+    assert sorted(results) == [False, False, False, True]
+    after = await store.load(match_id)
+    assert len(after) == len(stored) + 1
+    verify_chain(after)
+
+
+async def test_duplicate_match_id_is_a_conflict(store: EventStore) -> None:
+    match_id, state = await new_match(store)
+    _, events = opening()
+    with pytest.raises(ConcurrencyError):
+        await store.commit(
+            match_id,
+            expected_version=0,
+            prev_hash=GENESIS_HASH,
+            events=events,
+            summary=summary_of(state),
+            new_match=NewMatch(id=match_id, seats=[], starting_lives=2, seed=None),
+        )
+
+
+async def test_tokens_and_idempotency_records(store: EventStore) -> None:
+    match_id, state = await new_match(store, tokens={0: "f" * 64})
+    assert await store.seat_for_token("f" * 64) == (match_id, 0)
+    assert await store.seat_for_token("e" * 64) is None
+    stored = await store.load(match_id)
+    record = IdempotencyRecord(match_id, 0, "key-1", "a" * 64, 200, '{"ok":true}')
+    await store.commit(
+        match_id,
+        expected_version=state.version,
+        prev_hash=stored[-1].hash,
+        events=[],
+        summary=summary_of(state),
+        idempotency=record,
+    )
+    assert await store.get_idempotency(match_id, 0, "key-1") == record
+    assert await store.get_idempotency(match_id, 1, "key-1") is None
+    with pytest.raises(ConcurrencyError):  # the same key twice
+        await store.commit(
+            match_id,
+            expected_version=state.version,
+            prev_hash=stored[-1].hash,
+            events=[],
+            summary=summary_of(state),
+            idempotency=record,
+        )
+
+
+async def test_list_matches_newest_first_with_cursor_and_filter(store: EventStore) -> None:
+    ids = [(await new_match(store))[0] for _ in range(5)]
+    page1 = await store.list_matches(limit=3)
+    assert len(page1) == 3
+    last = page1[-1]
+    page2 = await store.list_matches(limit=3, before=(last.created_at, last.id))
+    seen = [m.id for m in page1 + page2]
+    assert sorted(seen) == sorted(ids)
+    assert [m.created_at for m in page1 + page2] == sorted(
+        (m.created_at for m in page1 + page2), reverse=True
+    )
+    assert await store.list_matches(status="over") == []
+    assert len(await store.list_matches(status="in_round")) == 5
+
+
+async def test_commit_wakes_subscribers(store: EventStore) -> None:
+    match_id, state = await new_match(store)
+    stored = await store.load(match_id)
+    with store.notifier.subscribe(match_id) as sub:
+        await store.commit(
+            match_id,
+            expected_version=state.version,
+            prev_hash=stored[-1].hash,
+            events=opening()[1][-1:],
+            summary=MatchSummary("in_round", [2, 2, 2], None, 0, state.version + 1),
+        )
+        assert await sub.wait(2.0)
+        assert sub.latest == state.version + 1
+
+
+async def test_postgres_notify_reaches_another_listener(postgres_url: str) -> None:
+    from api.store import Notifier, PgListener
+    from api.store.db import libpq_conninfo
+
+    eng = create_engine(postgres_url)
+    try:
+        await upgrade(eng)
+        other = Notifier()  # as if in another API process
+        listener = PgListener(libpq_conninfo(postgres_url), other)
+        listener.start()
+        await asyncio.wait_for(listener.ready.wait(), 10)
+        store = EventStore(eng)
+        match_id = str(uuid.uuid4())
+        with other.subscribe(match_id) as sub:
+            state, events = opening()
+            await store.commit(
+                match_id,
+                expected_version=0,
+                prev_hash=GENESIS_HASH,
+                events=events,
+                summary=summary_of(state),
+                new_match=NewMatch(id=match_id, seats=[], starting_lives=2, seed=None),
+            )
+            assert await sub.wait(5.0)
+            assert sub.latest == len(events)
+        await listener.stop()
+    finally:
+        await eng.dispose()
+
+
+async def test_alembic_upgrade_downgrade_upgrade_on_postgres(postgres_url: str) -> None:
+    eng = create_engine(postgres_url)
+    try:
+        await upgrade(eng)
+        await check_schema(eng)
+        await downgrade(eng, "base")
+        async with eng.connect() as conn:
+            names = await conn.run_sync(lambda c: sa.inspect(c).get_table_names())
+        assert set(names) <= {"alembic_version"}
+        with pytest.raises(SchemaOutOfDate):
+            await check_schema(eng)
+        await upgrade(eng)
+        await check_schema(eng)
+        async with eng.connect() as conn:
+            names = await conn.run_sync(lambda c: sa.inspect(c).get_table_names())
+        assert {"events", "matches", "seat_tokens", "idempotency_keys"} <= set(names)
+        assert head_revision() is not None
+    finally:
+        await eng.dispose()
+
+
+def test_recorded_at_is_timezone_aware() -> None:
+    from api.store.events import now
+
+    assert now().tzinfo is dt.UTC
