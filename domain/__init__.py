@@ -5,12 +5,24 @@ No I/O, no clock, no randomness: the caller supplies shuffles and first dealers 
 
 from domain.cards import CARDS, rank, value
 from domain.commands import (
-    BOT_LEVELS, CHOICES, Choice, Choose, Command, CreateMatch, SeatSpec, StartRound,
+    BOT_LEVELS,
+    CHOICES,
+    Choice,
+    Choose,
+    Command,
+    CreateMatch,
+    SeatSpec,
+    StartRound,
 )  # fmt: skip
 from domain.decide import apply, decide, losers
 from domain.errors import DomainError
 from domain.events import (
-    EVENT_TYPES, Event, decode_event, decode_events, encode_event, event_type,
+    EVENT_TYPES,
+    Event,
+    decode_event,
+    decode_events,
+    encode_event,
+    event_type,
 )  # fmt: skip
 from domain.evolve import evolve, fold
 from domain.fairness import GENESIS_HASH, commitment, event_hash

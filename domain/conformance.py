@@ -18,7 +18,13 @@ from domain.commands import Choose, CreateMatch, SeatSpec, StartRound
 from domain.decide import apply
 from domain.errors import DomainError
 from domain.events import (
-    CardRevealed, Event, LifeLost, LivesReset, MatchWon, RoundEnded, RoundScored,
+    CardRevealed,
+    Event,
+    LifeLost,
+    LivesReset,
+    MatchWon,
+    RoundEnded,
+    RoundScored,
     SeatEliminated,
 )  # fmt: skip
 from domain.pending import pending
@@ -39,7 +45,8 @@ def _position(scenario: dict[str, Any]) -> MatchState:
 
 def play(scenario: dict[str, Any]) -> dict[str, Any]:
     """Play the scenario's round; return what it produced in the ``expected`` format."""
-    state, events = apply(_position(scenario), StartRound(tuple(scenario["pack_top_to_bottom"]), _SALT))
+    pack = tuple(scenario["pack_top_to_bottom"])
+    state, events = apply(_position(scenario), StartRound(pack, _SALT))
     round_events: list[Event] = list(events)
     for index, decision in enumerate(scenario["decisions"]):
         prompt = pending(state)
@@ -90,7 +97,7 @@ def first_difference(scenario: dict[str, Any]) -> str | None:
     expected = scenario["expected"]
     for field, want in expected.items():
         got = actual.get(field)
-        if field == "events":
+        if field == "events" and isinstance(got, list):
             for i, (w, g) in enumerate(zip(want, got, strict=False)):
                 if w != g:
                     return f"events[{i}]: expected {json.dumps(w)}, got {json.dumps(g)}"

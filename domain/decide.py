@@ -10,10 +10,30 @@ from domain.cards import CARD_SET, TWO_FOOLS_VALUE, rank, value
 from domain.commands import BOT_LEVELS, Choose, Command, CreateMatch, StartRound
 from domain.errors import DomainError
 from domain.events import (
-    CardDealt, CardRevealed, CardsExchanged, DealerKept, Event, ExchangeRefused,
-    ExchangeRequested, ExchangeReversed, HorseSkipped, InnChoiceMade, InnResponded, Kept,
-    LifeLost, LivesReset, LossReason, MatchCreated, MatchWon, PackExchanged, PledgeMade,
-    Retargeted, RoundEnded, RoundScored, RoundStarted, SeatEliminated,
+    CardDealt,
+    CardRevealed,
+    CardsExchanged,
+    DealerKept,
+    Event,
+    ExchangeRefused,
+    ExchangeRequested,
+    ExchangeReversed,
+    HorseSkipped,
+    InnChoiceMade,
+    InnResponded,
+    Kept,
+    LifeLost,
+    LivesReset,
+    LossReason,
+    MatchCreated,
+    MatchWon,
+    PackExchanged,
+    PledgeMade,
+    Retargeted,
+    RoundEnded,
+    RoundScored,
+    RoundStarted,
+    SeatEliminated,
 )  # fmt: skip
 from domain.evolve import evolve
 from domain.fairness import commitment
@@ -68,7 +88,8 @@ def _create(tape: _Tape, c: CreateMatch) -> None:
         raise DomainError("match_exists", "this match has already been created")
     n = len(c.seats)
     if not MIN_SEATS <= n <= MAX_SEATS:
-        raise DomainError("invalid_config", f"a match has {MIN_SEATS} to {MAX_SEATS} seats, not {n}")
+        message = f"a match has {MIN_SEATS} to {MAX_SEATS} seats, not {n}"
+        raise DomainError("invalid_config", message)
     if c.starting_lives < 1:
         raise DomainError("invalid_config", "starting lives must be at least 1")
     if not 0 <= c.first_dealer < n:
@@ -104,7 +125,8 @@ def _start_round(tape: _Tape, c: StartRound) -> None:
         s for s in ((dealer + i) % n for i in range(1, n + 1)) if state.lives[s] > 0
     )
     number = state.rounds_played + 1
-    tape.emit(RoundStarted(number, dealer, participants, commitment(c.salt, c.pack), c.pack, c.salt))
+    sealed = commitment(c.salt, c.pack)
+    tape.emit(RoundStarted(number, dealer, participants, sealed, c.pack, c.salt))
     _deal(tape, participants[0])
 
 
@@ -228,10 +250,9 @@ def losers(cards: tuple[str, ...]) -> tuple[int, ...]:
         return ()
     fools = [i for i in candidates if rank(cards[i]) == "fool"]
     others = [value(cards[i]) for i in candidates if rank(cards[i]) != "fool"]
-    if len(fools) == 2:
-        fool_value = TWO_FOOLS_VALUE
-    else:  # one fool ties with the lowest other card, or loses alone against cuckoos
-        fool_value = min(others) if others else float("-inf")
+    # Two fools rank 14½; one ties with the lowest other card, or loses alone against cuckoos.
+    lone_fool = min(others) if others else float("-inf")
+    fool_value = TWO_FOOLS_VALUE if len(fools) == 2 else lone_fool
     values = [fool_value if rank(cards[i]) == "fool" else value(cards[i]) for i in candidates]
     lowest = min(values)
     return tuple(i for i, v in zip(candidates, values, strict=True) if v == lowest)

@@ -24,14 +24,14 @@ def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
-class MatchCreated(_Event, tag=_snake):
+class MatchCreated(_Event, frozen=True, tag=_snake):
     seats: tuple[SeatSpec, ...]
     starting_lives: int
     first_dealer: int
 
 
-class RoundStarted(_Event, tag=_snake):
-    """A round begins. ``commitment`` is public; ``pack`` and ``salt`` stay hidden until RoundEnded."""
+class RoundStarted(_Event, frozen=True, tag=_snake):
+    """A round begins: ``commitment`` is public, ``pack`` and ``salt`` hidden until RoundEnded."""
 
     round: int
     dealer: int
@@ -41,41 +41,41 @@ class RoundStarted(_Event, tag=_snake):
     salt: str | None
 
 
-class CardDealt(_Event, tag=_snake):
+class CardDealt(_Event, frozen=True, tag=_snake):
     """A participant receives its card from the bottom of the pack (only it sees the card)."""
 
     seat: int
     card: str | None
 
 
-class Kept(_Event, tag=_snake):
+class Kept(_Event, frozen=True, tag=_snake):
     seat: int
 
 
-class ExchangeRequested(_Event, tag=_snake):
+class ExchangeRequested(_Event, frozen=True, tag=_snake):
     seat: int
     target: int
 
 
-class CardRevealed(_Event, tag=_snake):
+class CardRevealed(_Event, frozen=True, tag=_snake):
     """A targeted special is shown to everyone."""
 
     seat: int
     card: str
 
 
-class HorseSkipped(_Event, tag=_snake):
+class HorseSkipped(_Event, frozen=True, tag=_snake):
     seat: int
 
 
-class Retargeted(_Event, tag=_snake):
+class Retargeted(_Event, frozen=True, tag=_snake):
     """The request moves past a horse to the next undealt participant."""
 
     seat: int
     target: int
 
 
-class CardsExchanged(_Event, tag=_snake):
+class CardsExchanged(_Event, frozen=True, tag=_snake):
     """Two participants swapped cards; each learns only what it received."""
 
     requester: int
@@ -84,27 +84,27 @@ class CardsExchanged(_Event, tag=_snake):
     target_gets: str | None
 
 
-class ExchangeRefused(_Event, tag=_snake):
+class ExchangeRefused(_Event, frozen=True, tag=_snake):
     seat: int
     requester: int
 
 
-class InnChoiceMade(_Event, tag=_snake):
+class InnChoiceMade(_Event, frozen=True, tag=_snake):
     seat: int
     choice: Literal["keep", "ask_pay"]
 
 
-class InnResponded(_Event, tag=_snake):
+class InnResponded(_Event, frozen=True, tag=_snake):
     seat: int
     response: Literal["accept", "refuse"]
 
 
-class PledgeMade(_Event, tag=_snake):
+class PledgeMade(_Event, frozen=True, tag=_snake):
     innkeeper: int
     requester: int
 
 
-class ExchangeReversed(_Event, tag=_snake):
+class ExchangeReversed(_Event, frozen=True, tag=_snake):
     """One exchange of the chain undone by a cat; parties named as in the original exchange."""
 
     requester: int
@@ -113,18 +113,18 @@ class ExchangeReversed(_Event, tag=_snake):
     target_gets: str | None
 
 
-class LifeLost(_Event, tag=_snake):
+class LifeLost(_Event, frozen=True, tag=_snake):
     seat: int
     reason: LossReason
     lives_after: int
     on_behalf_of: int | None = None
 
 
-class SeatEliminated(_Event, tag=_snake):
+class SeatEliminated(_Event, frozen=True, tag=_snake):
     seat: int
 
 
-class PackExchanged(_Event, tag=_snake):
+class PackExchanged(_Event, frozen=True, tag=_snake):
     """A card went to the discard and one came from the pack; only the drawer sees either."""
 
     seat: int
@@ -133,11 +133,11 @@ class PackExchanged(_Event, tag=_snake):
     got: str | None
 
 
-class DealerKept(_Event, tag=_snake):
+class DealerKept(_Event, frozen=True, tag=_snake):
     seat: int
 
 
-class RoundScored(_Event, tag=_snake):
+class RoundScored(_Event, frozen=True, tag=_snake):
     """The reveal: every live card is shown; dead cards are not."""
 
     live: tuple[int, ...]
@@ -146,11 +146,11 @@ class RoundScored(_Event, tag=_snake):
     cards: tuple[str, ...]  # the live seats' cards, in the order of ``live``
 
 
-class LivesReset(_Event, tag=_snake):
+class LivesReset(_Event, frozen=True, tag=_snake):
     lives: int
 
 
-class RoundEnded(_Event, tag=_snake):
+class RoundEnded(_Event, frozen=True, tag=_snake):
     """Opens the round's commitment (salt and pack) and names the next dealer."""
 
     round: int
@@ -159,7 +159,7 @@ class RoundEnded(_Event, tag=_snake):
     next_dealer: int | None
 
 
-class MatchWon(_Event, tag=_snake):
+class MatchWon(_Event, frozen=True, tag=_snake):
     winner: int
 
 

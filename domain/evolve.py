@@ -9,10 +9,29 @@ from msgspec.structs import replace
 
 from domain.cards import rank
 from domain.events import (
-    CardDealt, CardRevealed, CardsExchanged, DealerKept, Event, ExchangeRefused,
-    ExchangeRequested, ExchangeReversed, HorseSkipped, InnChoiceMade, InnResponded, Kept,
-    LifeLost, LivesReset, MatchCreated, MatchWon, PackExchanged, PledgeMade, Retargeted,
-    RoundEnded, RoundScored, RoundStarted, SeatEliminated,
+    CardDealt,
+    CardRevealed,
+    CardsExchanged,
+    DealerKept,
+    Event,
+    ExchangeRefused,
+    ExchangeRequested,
+    ExchangeReversed,
+    HorseSkipped,
+    InnChoiceMade,
+    InnResponded,
+    Kept,
+    LifeLost,
+    LivesReset,
+    MatchCreated,
+    MatchWon,
+    PackExchanged,
+    PledgeMade,
+    Retargeted,
+    RoundEnded,
+    RoundScored,
+    RoundStarted,
+    SeatEliminated,
 )  # fmt: skip
 from domain.state import MatchState, RoundState
 

@@ -9,9 +9,25 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.events import (
-    CardRevealed, CardsExchanged, DealerKept, Event, ExchangeRefused, ExchangeRequested,
-    ExchangeReversed, HorseSkipped, InnChoiceMade, InnResponded, Kept, LifeLost, LivesReset,
-    MatchWon, PackExchanged, PledgeMade, Retargeted, RoundScored, SeatEliminated,
+    CardRevealed,
+    CardsExchanged,
+    DealerKept,
+    Event,
+    ExchangeRefused,
+    ExchangeRequested,
+    ExchangeReversed,
+    HorseSkipped,
+    InnChoiceMade,
+    InnResponded,
+    Kept,
+    LifeLost,
+    LivesReset,
+    MatchWon,
+    PackExchanged,
+    PledgeMade,
+    Retargeted,
+    RoundScored,
+    SeatEliminated,
 )  # fmt: skip
 
 Entry = dict[str, Any]

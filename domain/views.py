@@ -13,7 +13,12 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.events import (
-    CardDealt, CardsExchanged, Event, ExchangeReversed, PackExchanged, RoundScored,
+    CardDealt,
+    CardsExchanged,
+    Event,
+    ExchangeReversed,
+    PackExchanged,
+    RoundScored,
     RoundStarted,
 )  # fmt: skip
 from domain.pending import PendingDecision, pending
@@ -60,7 +65,7 @@ class Reveal(msgspec.Struct, frozen=True):
 
 
 class MatchView(msgspec.Struct, frozen=True):
-    """Everything ``viewer`` may know now. ``hands[s]`` is a card only where the viewer may see it."""
+    """All ``viewer`` may know now: ``hands[s]`` is a card only where the viewer may see it."""
 
     viewer: int | None
     status: MatchStatus
@@ -98,7 +103,7 @@ def view(state: MatchState, seat: int | None) -> MatchView:
         else:
             scored = next((e for e in rnd.log if type(e) is RoundScored), None)
             if scored is not None:  # the scoring reveal shows every live card
-                shown = dict(zip(scored.live, scored.cards, strict=True))  # type: ignore[union-attr]
+                shown = dict(zip(scored.live, scored.cards, strict=True))
                 hands = tuple(shown.get(s) for s in range(n))
             if seat is not None and 0 <= seat < n:
                 hands = (*hands[:seat], rnd.hands[seat], *hands[seat + 1 :])
