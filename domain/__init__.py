@@ -9,6 +9,7 @@ from domain.commands import (
     CHOICES,
     Choice,
     Choose,
+    ClaimSeat,
     Command,
     CreateMatch,
     SeatSpec,
@@ -33,7 +34,7 @@ from domain.views import MatchView, redact, view
 
 __all__ = [
     "BOT_LEVELS", "CARDS", "CHOICES", "EVENT_TYPES", "GENESIS_HASH",
-    "Choice", "Choose", "Command", "CreateMatch", "DomainError", "Event", "MatchState",
+    "Choice", "Choose", "ClaimSeat", "Command", "CreateMatch", "DomainError", "Event", "MatchState",
     "MatchView", "PendingDecision", "RoundState", "SeatSpec", "StartRound",
     "apply", "commitment", "decide", "decode_event", "decode_events", "encode_event",
     "event_hash", "event_type", "evolve", "fold", "initial_state", "is_terminal", "losers",

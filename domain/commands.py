@@ -10,12 +10,15 @@ Choice = Literal["keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "i
 CHOICES: tuple[Choice, ...] = (
     "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse",
 )  # fmt: skip
-SeatKind = Literal["human", "bot"]
+SeatKind = Literal["human", "bot", "open"]
 BOT_LEVELS: tuple[str, ...] = ("random", "basic", "expert")
 
 
 class SeatSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One seat at creation: a display name, human or bot, and the bot's level."""
+    """One seat at creation: a display name, human, bot (with its level) or open.
+
+    An open seat waits for a person to claim it; the first round starts when none is left.
+    """
 
     name: str
     kind: SeatKind = "human"
@@ -28,6 +31,13 @@ class CreateMatch(msgspec.Struct, frozen=True, tag="create_match", tag_field="ty
     seats: tuple[SeatSpec, ...]
     starting_lives: int = 3
     first_dealer: int = 0
+
+
+class ClaimSeat(msgspec.Struct, frozen=True, tag="claim_seat", tag_field="type"):
+    """A person takes an open seat under a display name, before the first round."""
+
+    seat: int
+    name: str
 
 
 class StartRound(msgspec.Struct, frozen=True, tag="start_round", tag_field="type"):
@@ -44,4 +54,4 @@ class Choose(msgspec.Struct, frozen=True, tag="choose", tag_field="type"):
     choice: Choice
 
 
-Command = CreateMatch | StartRound | Choose
+Command = CreateMatch | ClaimSeat | StartRound | Choose

@@ -7,7 +7,7 @@ next step reads the state exactly as a replay will see it.
 from __future__ import annotations
 
 from domain.cards import CARD_SET, TWO_FOOLS_VALUE, rank, value
-from domain.commands import BOT_LEVELS, Choose, Command, CreateMatch, StartRound
+from domain.commands import BOT_LEVELS, Choose, ClaimSeat, Command, CreateMatch, StartRound
 from domain.errors import DomainError
 from domain.events import (
     CardDealt,
@@ -33,6 +33,7 @@ from domain.events import (
     RoundEnded,
     RoundScored,
     RoundStarted,
+    SeatClaimed,
     SeatEliminated,
 )  # fmt: skip
 from domain.evolve import evolve
@@ -75,6 +76,8 @@ def apply(state: MatchState, command: Command) -> tuple[MatchState, list[Event]]
         _start_round(tape, command)
     elif isinstance(command, CreateMatch):
         _create(tape, command)
+    elif isinstance(command, ClaimSeat):
+        _claim(tape, command)
     else:  # pragma: no cover - the union is closed
         raise DomainError("invalid_config", f"unknown command {command!r}")
     return tape.state, tape.events
@@ -100,9 +103,22 @@ def _create(tape: _Tape, c: CreateMatch) -> None:
         if seat.kind == "bot" and seat.bot_level not in BOT_LEVELS:
             levels = ", ".join(BOT_LEVELS)
             raise DomainError("invalid_config", f"seat {i}: bot level must be one of {levels}")
-        if seat.kind == "human" and seat.bot_level is not None:
-            raise DomainError("invalid_config", f"seat {i} is human and cannot have a bot level")
+        if seat.kind != "bot" and seat.bot_level is not None:
+            raise DomainError("invalid_config", f"seat {i} is not a bot: it has no bot level")
     tape.emit(MatchCreated(c.seats, c.starting_lives, c.first_dealer))
+
+
+def _claim(tape: _Tape, c: ClaimSeat) -> None:
+    state = tape.state
+    if state.status == "new":
+        raise DomainError("match_not_started", "the match has not been created")
+    if not 0 <= c.seat < len(state.seats):
+        raise DomainError("unknown_seat", f"there is no seat {c.seat}")
+    if state.seats[c.seat].kind != "open" or state.status != "between_rounds":
+        raise DomainError("seat_taken", f"seat {c.seat} is not open")
+    if not c.name.strip():
+        raise DomainError("invalid_config", "a claimed seat needs a name")
+    tape.emit(SeatClaimed(c.seat, c.name))
 
 
 def _start_round(tape: _Tape, c: StartRound) -> None:
@@ -113,6 +129,8 @@ def _start_round(tape: _Tape, c: StartRound) -> None:
         raise DomainError("match_over", "the match is over")
     if state.status == "in_round":
         raise DomainError("round_in_progress", "a round is being played")
+    if any(spec.kind == "open" for spec in state.seats):
+        raise DomainError("seats_open", "the first round starts when every open seat is claimed")
     if len(c.pack) != len(CARD_SET) or set(c.pack) != CARD_SET:
         raise DomainError("invalid_pack", "the pack must hold each of the 40 cards exactly once")
     try:
@@ -159,6 +177,8 @@ def _choose(tape: _Tape, c: Choose) -> None:
     assert decision is not None
     if decision.kind == "next_round":
         raise DomainError("illegal_choice", "the round is over: the next step is next_round")
+    if decision.kind == "claim_seat":
+        raise DomainError("seats_open", "the first round starts when every open seat is claimed")
     if decision.seat != c.seat:
         raise DomainError("not_your_turn", f"seat {decision.seat} must decide now, not {c.seat}")
     if c.choice not in decision.choices:

@@ -14,6 +14,8 @@ ErrorCode = Literal[
     "round_in_progress",
     "invalid_pack",
     "match_over",
+    "seats_open",
+    "seat_taken",
 ]
 
 

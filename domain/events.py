@@ -30,6 +30,13 @@ class MatchCreated(_Event, frozen=True, tag=_snake):
     first_dealer: int
 
 
+class SeatClaimed(_Event, frozen=True, tag=_snake):
+    """An open seat became a human seat under ``name``."""
+
+    seat: int
+    name: str
+
+
 class RoundStarted(_Event, frozen=True, tag=_snake):
     """A round begins: ``commitment`` is public, ``pack`` and ``salt`` hidden until RoundEnded."""
 
@@ -164,14 +171,14 @@ class MatchWon(_Event, frozen=True, tag=_snake):
 
 
 Event = (
-    MatchCreated | RoundStarted | CardDealt | Kept | ExchangeRequested | CardRevealed
+    MatchCreated | SeatClaimed | RoundStarted | CardDealt | Kept | ExchangeRequested | CardRevealed
     | HorseSkipped | Retargeted | CardsExchanged | ExchangeRefused | InnChoiceMade
     | InnResponded | PledgeMade | ExchangeReversed | LifeLost | SeatEliminated
     | PackExchanged | DealerKept | RoundScored | LivesReset | RoundEnded | MatchWon
 )  # fmt: skip
 
 EVENT_TYPES: tuple[type[_Event], ...] = (
-    MatchCreated, RoundStarted, CardDealt, Kept, ExchangeRequested, CardRevealed,
+    MatchCreated, SeatClaimed, RoundStarted, CardDealt, Kept, ExchangeRequested, CardRevealed,
     HorseSkipped, Retargeted, CardsExchanged, ExchangeRefused, InnChoiceMade,
     InnResponded, PledgeMade, ExchangeReversed, LifeLost, SeatEliminated,
     PackExchanged, DealerKept, RoundScored, LivesReset, RoundEnded, MatchWon,

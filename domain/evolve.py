@@ -8,6 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.cards import rank
+from domain.commands import SeatSpec
 from domain.events import (
     CardDealt,
     CardRevealed,
@@ -31,6 +32,7 @@ from domain.events import (
     RoundEnded,
     RoundScored,
     RoundStarted,
+    SeatClaimed,
     SeatEliminated,
 )  # fmt: skip
 from domain.state import MatchState, RoundState
@@ -158,6 +160,10 @@ def _match_created(state: MatchState, e: MatchCreated) -> MatchState:
     )
 
 
+def _seat_claimed(state: MatchState, e: SeatClaimed) -> MatchState:
+    return replace(state, seats=_set(state.seats, e.seat, SeatSpec(e.name, "human")))
+
+
 def _round_started(state: MatchState, e: RoundStarted) -> MatchState:
     assert e.pack is not None and e.salt is not None, "stored events are never redacted"
     rnd = RoundState(
@@ -197,6 +203,7 @@ def _match_won(state: MatchState, e: MatchWon) -> MatchState:
 
 _MATCH_HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
     MatchCreated: _match_created,
+    SeatClaimed: _seat_claimed,
     RoundStarted: _round_started,
     LifeLost: _life_lost,
     LivesReset: _lives_reset,

@@ -8,11 +8,14 @@ import msgspec
 
 from domain.state import MatchState
 
-DecisionKind = Literal["turn", "dealer_turn", "inn_choice", "inn_response", "next_round"]
+DecisionKind = Literal[
+    "turn", "dealer_turn", "inn_choice", "inn_response", "next_round", "claim_seat"
+]
 
 
 class PendingDecision(msgspec.Struct, frozen=True):
-    """``seat`` is None for ``next_round``: any seat (or the service, for bots) may start it."""
+    """``seat`` is None for ``next_round``: any seat (or the service, for bots) may start it,
+    and for ``claim_seat``: open seats wait for people to claim them."""
 
     seat: int | None
     kind: DecisionKind
@@ -23,11 +26,14 @@ _TURN: Final = ("keep", "exchange")
 _INN_CHOICE: Final = ("inn_keep", "inn_ask_pay")
 _INN_RESPONSE: Final = ("inn_accept", "inn_refuse")
 _NEXT_ROUND: Final = PendingDecision(seat=None, kind="next_round", choices=("next_round",))
+_CLAIM_SEAT: Final = PendingDecision(seat=None, kind="claim_seat", choices=("claim",))
 
 
 def pending(state: MatchState) -> PendingDecision | None:
     """The decision the match waits for, or None once it is over (or not yet created)."""
     if state.status == "between_rounds":
+        if any(spec.kind == "open" for spec in state.seats):
+            return _CLAIM_SEAT
         return _NEXT_ROUND
     rnd = state.round
     if state.status != "in_round" or rnd is None:

@@ -9,6 +9,7 @@ import pytest
 from domain import (
     CARDS,
     Choose,
+    ClaimSeat,
     CreateMatch,
     DomainError,
     MatchState,
@@ -134,3 +135,23 @@ def test_the_end_of_a_round_opens_the_commitment() -> None:
     assert (ended.salt, ended.pack, ended.next_dealer) == (SALT, CARDS, 1)
     assert commitment(ended.salt, ended.pack) == state.round.commitment  # type: ignore[union-attr]
     assert pending(state) is not None and pending(state).kind == "next_round"  # type: ignore[union-attr]
+
+
+def test_open_seats_are_claimed_before_the_first_round() -> None:
+    seats = (SeatSpec("host"), SeatSpec("open 1", "open"), SeatSpec("bot", "bot", "basic"))
+    state = apply(initial_state(), CreateMatch(seats))[0]
+    assert pending(state) is not None and pending(state).kind == "claim_seat"  # type: ignore[union-attr]
+    assert code_of(state, StartRound(CARDS, SALT)) == "seats_open"
+    assert code_of(state, ClaimSeat(0, "me")) == "seat_taken"
+    assert code_of(state, ClaimSeat(7, "me")) == "unknown_seat"
+    assert code_of(state, ClaimSeat(1, "  ")) == "invalid_config"
+    state = apply(state, ClaimSeat(1, "Ada"))[0]
+    assert state.seats[1] == SeatSpec("Ada", "human")
+    assert code_of(state, ClaimSeat(1, "Bob")) == "seat_taken"
+    assert pending(state).kind == "next_round"  # type: ignore[union-attr]
+    assert apply(state, StartRound(CARDS, SALT))[0].status == "in_round"
+
+
+def test_an_open_seat_has_no_bot_level() -> None:
+    seats = (SeatSpec("a"), SeatSpec("b", "open", "basic"))
+    assert code_of(initial_state(), CreateMatch(seats)) == "invalid_config"
