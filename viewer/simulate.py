@@ -1,0 +1,58 @@
+"""In-process bot matches: the domain driven by a seeded ``random.Random``, no API needed.
+
+Used for the viewer's sample match, the audit property tests and the replay benchmark. The
+shuffle and salt come from the seeded generator, as the service does for a seeded match.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from domain import CARDS, Choose, CreateMatch, Event, SeatSpec, StartRound, apply, pending, view
+from domain.bots import choose
+from domain.state import initial_state
+
+
+def bot_match(
+    seed: int,
+    seats: int = 4,
+    lives: int = 3,
+    levels: Sequence[str] = ("basic", "random"),
+    max_rounds: int = 500,
+) -> list[Event]:
+    """Every event of a whole match between bots; seat ``s`` plays ``levels[s % len(levels)]``."""
+    rng = random.Random(seed)
+    specs = tuple(
+        SeatSpec(name=f"Bot {s}", kind="bot", bot_level=levels[s % len(levels)])
+        for s in range(seats)
+    )
+    state, events = apply(initial_state(), CreateMatch(specs, lives, rng.randrange(seats)))
+    log = list(events)
+    while state.status != "over" and state.rounds_played < max_rounds:
+        decision = pending(state)
+        assert decision is not None
+        if decision.kind == "next_round":
+            pack = list(CARDS)
+            rng.shuffle(pack)
+            command: StartRound | Choose = StartRound(tuple(pack), rng.randbytes(16).hex())
+        else:
+            assert decision.seat is not None
+            level = specs[decision.seat].bot_level or "random"
+            choice = choose(level, view(state, decision.seat), rng)
+            command = Choose(decision.seat, choice)  # type: ignore[arg-type]
+        state, events = apply(state, command)
+        log.extend(events)
+    return log
+
+
+def long_match(rounds: int, seats: int = 4, lives: int = 3, start_seed: int = 0) -> list[Event]:
+    """The first seeded bot match (from ``start_seed``) that lasts exactly ``rounds`` rounds."""
+    from domain.events import RoundEnded
+
+    seed = start_seed
+    while True:
+        events = bot_match(seed, seats, lives)
+        if sum(isinstance(e, RoundEnded) for e in events) == rounds:
+            return events
+        seed += 1
