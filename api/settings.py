@@ -16,6 +16,7 @@ ENV_VARS = (
     "CUCCU_HOST",
     "CUCCU_PORT",
     "CUCCU_MAX_BODY_BYTES",
+    "CUCCU_SSE_KEEPALIVE",
     "CUCCU_API_URL",
 )
 
@@ -40,6 +41,7 @@ class Settings:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    sse_keepalive_seconds: float = 15.0
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -51,4 +53,5 @@ class Settings:
             host=env.get("CUCCU_HOST") or DEFAULT_HOST,
             port=int(env.get("CUCCU_PORT") or DEFAULT_PORT),
             max_body_bytes=int(env.get("CUCCU_MAX_BODY_BYTES") or DEFAULT_MAX_BODY_BYTES),
+            sse_keepalive_seconds=float(env.get("CUCCU_SSE_KEEPALIVE") or 15.0),
         )

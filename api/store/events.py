@@ -246,11 +246,13 @@ class EventStore:
         events: Sequence[Event],
         summary: MatchSummary,
         meta: Mapping[str, Any] | None = None,
+        metas: Sequence[Mapping[str, Any] | None] | None = None,
         new_match: NewMatch | None = None,
         idempotency: IdempotencyRecord | None = None,
     ) -> list[StoredEvent]:
         """Append ``events`` after ``expected_version`` in one transaction.
 
+        ``metas`` (one per event) overrides ``meta`` (the same for every event).
         Raises :class:`ConcurrencyError` when the stream is no longer at
         ``expected_version`` (or the match id or idempotency key was taken meanwhile).
         """
@@ -259,13 +261,14 @@ class EventStore:
         prev = prev_hash
         for i, event in enumerate(events, start=expected_version + 1):
             h = event_hash(prev, event)
+            m = metas[i - expected_version - 1] if metas is not None else meta
             rows.append(
                 {
                     "match_id": match_id,
                     "version": i,
                     "type": event_type(event),
                     "data": msgspec.json.decode(encode_event(event)),
-                    "meta": dict(meta) if meta is not None else None,
+                    "meta": dict(m) if m is not None else None,
                     "recorded_at": stamp,
                     "prev_hash": prev,
                     "hash": h,

@@ -1,0 +1,118 @@
+"""The Litestar application factory."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.plugins import RedocRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme, Tag
+from sqlalchemy.exc import DBAPIError
+
+from api.controllers.health import HealthController
+from api.controllers.matches import MatchController
+from api.problems import EXCEPTION_HANDLERS
+from api.service import MatchService
+from api.settings import Settings
+from api.store import (
+    EventStore,
+    Notifier,
+    PgListener,
+    SchemaOutOfDate,
+    check_schema,
+    create_engine,
+)
+from api.store.db import libpq_conninfo
+
+log = logging.getLogger("cuccu")
+
+DESCRIPTION = """\
+Play Cuccù over HTTP. Create a match (`POST /matches`) with human and bot seats; each human
+seat gets a secret token, sent as `Authorization: Bearer <token>`. Read your view
+(`GET /matches/{id}`), answer the pending decision (`POST /matches/{id}/commands`), follow the
+match live (`GET /matches/{id}/stream`), and export the complete log of a finished match.
+
+Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
+"""
+
+
+def _provide_store(state: State) -> EventStore:
+    store: EventStore = state.store
+    return store
+
+
+def _provide_service(state: State) -> MatchService:
+    service: MatchService = state.service
+    return service
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        engine = create_engine(settings.database_url)
+        try:
+            await check_schema(engine)
+        except SchemaOutOfDate as exc:
+            log.error("refusing to start: %s", exc)
+            await engine.dispose()
+            raise
+        except (DBAPIError, OSError) as exc:
+            log.warning("database not reachable at start-up (%s); /ready reports 503", exc)
+        notifier = Notifier()
+        store = EventStore(engine, notifier)
+        listener: PgListener | None = None
+        if store.is_postgres:
+            listener = PgListener(libpq_conninfo(settings.database_url), notifier)
+            listener.start()
+        app.state.store = store
+        app.state.service = MatchService(store)
+        try:
+            yield
+        finally:
+            if listener is not None:
+                await listener.stop()
+            await engine.dispose()
+
+    return Litestar(
+        route_handlers=[HealthController, MatchController],
+        lifespan=[lifespan],
+        dependencies={
+            "store": Provide(_provide_store, sync_to_thread=False),
+            "service": Provide(_provide_service, sync_to_thread=False),
+            "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
+        },
+        exception_handlers=EXCEPTION_HANDLERS,
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=OpenAPIConfig(
+            title="Cuccù match service",
+            version="0.1.0",
+            description=DESCRIPTION,
+            path="/schema",
+            render_plugins=[
+                ScalarRenderPlugin(),
+                SwaggerRenderPlugin(path="/swagger"),
+                RedocRenderPlugin(path="/redoc"),
+            ],
+            components=Components(
+                security_schemes={
+                    "seatToken": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="The secret token of one seat, from `POST /matches`",
+                    )
+                }
+            ),
+            tags=[
+                Tag(name="matches", description="Create, view and play matches"),
+                Tag(name="health", description="Liveness and readiness"),
+            ],
+        ),
+        debug=False,
+    )

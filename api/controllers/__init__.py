@@ -1,0 +1,1 @@
+"""Route handlers, grouped by resource."""

@@ -1,0 +1,454 @@
+"""The ``/matches`` resource: create, list, view, command, events, stream, export."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+from collections.abc import AsyncIterator, Sequence
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.params import Parameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response.streaming import Stream
+
+from api.models import (
+    CommandIn,
+    CommandOut,
+    CreatedMatch,
+    CreateMatchIn,
+    EventOut,
+    EventPage,
+    ExportLine,
+    MatchList,
+    MatchOut,
+    MatchStatus,
+    MatchSummary,
+    SeatSummary,
+    SeatToken,
+)
+from api.problems import responses
+from api.service import MatchService, ServiceError, hash_token
+from api.settings import Settings
+from api.store import EventStore, MatchRecord, StoredEvent, StoreUnavailable
+from domain import Event, MatchState, SeatSpec, redact, view
+
+BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
+_encoder = msgspec.json.Encoder()
+
+MatchId = Annotated[str, Parameter(description="Match id (a UUID)", max_length=64)]
+OptionalToken = Annotated[
+    str | None,
+    Parameter(
+        header="Authorization",
+        required=False,
+        description="`Bearer <seat token>`; without it you are a spectator",
+    ),
+]
+
+
+async def caller_seat(
+    store: EventStore, match_id: str, authorization: str | None, *, required: bool
+) -> int | None:
+    """The seat the bearer token belongs to (None: spectator). 401/403 as the spec says."""
+    if not authorization:
+        if required:
+            raise ServiceError(
+                401, "missing-token", "Missing seat token",
+                "send `Authorization: Bearer <seat token>`",
+            )  # fmt: skip
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise ServiceError(
+            401, "missing-token", "Missing seat token",
+            "the Authorization header must be `Bearer <seat token>`",
+        )  # fmt: skip
+    found = await store.seat_for_token(hash_token(token))
+    if found is None:
+        raise ServiceError(401, "unknown-token", "Unknown seat token", "this token is not valid")
+    if found[0] != match_id:
+        raise ServiceError(
+            403, "wrong-match", "Token of another match",
+            "this seat token belongs to another match",
+        )  # fmt: skip
+    return found[1]
+
+
+async def existing(store: EventStore, match_id: str) -> MatchRecord:
+    record = await store.get_match(match_id)
+    if record is None:
+        raise ServiceError(404, "match-not-found", "Match not found", f"no match {match_id!r}")
+    return record
+
+
+def summarize(r: MatchRecord) -> MatchSummary:
+    return MatchSummary(
+        match_id=r.id,
+        status=r.status,  # type: ignore[arg-type]
+        created_at=r.created_at,
+        updated_at=r.updated_at,
+        starting_lives=r.starting_lives,
+        seats=[
+            SeatSummary(
+                seat=i,
+                name=str(s.get("name", "")),
+                kind=str(s.get("kind", "")),
+                bot_level=s.get("bot_level"),
+                lives=r.lives[i] if i < len(r.lives) else 0,
+            )
+            for i, s in enumerate(r.seats)
+        ],
+        winner=r.winner,
+        rounds=r.rounds,
+        version=r.version,
+        seeded=r.seed is not None,
+    )
+
+
+def event_outs(
+    numbered: Sequence[tuple[int, Event]], seat: int | None, over: bool
+) -> list[EventOut]:
+    return [EventOut(version=v, event=redact(e, seat, reveal_all=over)) for v, e in numbered]
+
+
+def stored_outs(stored: Sequence[StoredEvent], seat: int | None, over: bool) -> list[EventOut]:
+    return event_outs([(s.version, s.event) for s in stored], seat, over)
+
+
+def encode_cursor(r: MatchRecord) -> str:
+    raw = _encoder.encode([r.created_at.isoformat(), r.id])
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        created, mid = msgspec.json.decode(raw, type=tuple[str, str])
+        stamp = dt.datetime.fromisoformat(created)
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=dt.UTC)
+        return stamp, mid
+    except (ValueError, msgspec.DecodeError) as exc:
+        raise ServiceError(
+            422, "validation-error", "Invalid values", "`cursor` is not a cursor of this API"
+        ) from exc
+
+
+class MatchController(Controller):
+    path = "/matches"
+    tags = ["matches"]
+
+    @post(
+        "/",
+        summary="Create a match",
+        description=(
+            "Creates a match and deals its first round. Answers with one secret token per "
+            "human seat (shown only here). A match of bots only is played to its end at once."
+        ),
+        status_code=201,
+        responses=responses(400, 413, 422, 503),
+    )
+    async def create(self, data: CreateMatchIn, service: MatchService) -> CreatedMatch:
+        for i, seat in enumerate(data.seats):
+            if seat.kind == "bot" and seat.bot_level is None:
+                raise ServiceError(
+                    422, "validation-error", "Invalid values", f"seat {i}: a bot needs a bot_level"
+                )
+            if seat.kind == "human" and seat.bot_level is not None:
+                raise ServiceError(
+                    422, "validation-error", "Invalid values",
+                    f"seat {i}: a human seat has no bot_level",
+                )  # fmt: skip
+        if data.first_dealer is not None and data.first_dealer >= len(data.seats):
+            raise ServiceError(
+                422, "validation-error", "Invalid values",
+                "first_dealer must be one of the seats",
+            )  # fmt: skip
+        created = await service.create(
+            seats=[SeatSpec(s.name.strip(), s.kind, s.bot_level) for s in data.seats],
+            starting_lives=data.starting_lives,
+            seed=data.seed,
+            first_dealer=data.first_dealer,
+        )
+        state = created.state
+        return CreatedMatch(
+            match_id=created.match_id,
+            version=state.version,
+            status=state.status,
+            seat_tokens=[SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())],
+            view=view(state, None),
+        )
+
+    @get(
+        "/",
+        summary="List matches",
+        description="Newest first, with cursor pagination and an optional status filter.",
+        responses=responses(422, 503),
+    )
+    async def list_matches(
+        self,
+        store: EventStore,
+        status: Annotated[
+            MatchStatus | None, Parameter(description="Only matches with this status")
+        ] = None,
+        cursor: Annotated[
+            str | None, Parameter(description="`next_cursor` of the previous page", max_length=200)
+        ] = None,
+        limit: Annotated[int, Parameter(ge=1, le=100, description="Page size")] = 20,
+    ) -> MatchList:
+        before = decode_cursor(cursor) if cursor else None
+        rows = await store.list_matches(status=status, before=before, limit=limit + 1)
+        page = rows[:limit]
+        next_cursor = encode_cursor(page[-1]) if len(rows) > limit and page else None
+        return MatchList(matches=[summarize(r) for r in page], next_cursor=next_cursor)
+
+    @get(
+        "/{match_id:str}",
+        summary="View a match",
+        description=(
+            "With a seat token: that seat's view (its card, the pending decision and its "
+            "choices). Without: the spectator's view. Always the stream version."
+        ),
+        responses=responses(401, 403, 404, 503),
+        security=BEARER,
+    )
+    async def get_match(
+        self,
+        match_id: MatchId,
+        service: MatchService,
+        store: EventStore,
+        authorization: OptionalToken = None,
+    ) -> MatchOut:
+        await existing(store, match_id)
+        seat = await caller_seat(store, match_id, authorization, required=False)
+        loaded = await service.load(match_id)
+        return MatchOut(
+            match_id=match_id,
+            version=loaded.state.version,
+            seat=seat,
+            view=view(loaded.state, seat),
+        )
+
+    @post(
+        "/{match_id:str}/commands",
+        summary="Send a seat's decision",
+        description=(
+            "Applies the caller's choice, then lets bot seats play until a human must decide, "
+            "all in one transaction. With `Idempotency-Key`, the same key and body give the "
+            "same response without a second effect; the same key with another body is 422."
+        ),
+        status_code=200,
+        responses=responses(400, 401, 403, 404, 409, 413, 422, 503),
+        security=BEARER,
+    )
+    async def command(
+        self,
+        match_id: MatchId,
+        data: CommandIn,
+        service: MatchService,
+        store: EventStore,
+        authorization: Annotated[
+            str | None,
+            Parameter(
+                header="Authorization", required=False, description="`Bearer <seat token>`"
+            ),
+        ] = None,
+        idempotency_key: Annotated[
+            str | None,
+            Parameter(
+                header="Idempotency-Key",
+                required=False,
+                min_length=1,
+                max_length=255,
+                description="Any string; repeats of the same request with it apply once",
+            ),
+        ] = None,
+    ) -> Response[CommandOut]:
+        await existing(store, match_id)
+        seat = await caller_seat(store, match_id, authorization, required=True)
+        assert seat is not None
+        fingerprint = hashlib.sha256(_encoder.encode(data)).hexdigest()
+
+        def render(state: MatchState, numbered: list[tuple[int, Event]]) -> bytes:
+            over = state.status == "over"
+            return _encoder.encode(
+                CommandOut(
+                    match_id=match_id,
+                    version=state.version,
+                    seat=seat,
+                    view=view(state, seat),
+                    events=event_outs(numbered, seat, over),
+                )
+            )
+
+        result = await service.command(
+            match_id,
+            seat,
+            data.type,
+            data.expected_version,
+            idempotency_key,
+            fingerprint,
+            render,
+        )
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
+        return Response(
+            result.body,  # type: ignore[arg-type]  # already-encoded CommandOut
+            status_code=result.status_code,
+            media_type="application/json",
+            headers=headers,
+        )
+
+    @get(
+        "/{match_id:str}/events",
+        summary="The match's event log",
+        description=(
+            "Events after version `after`, redacted for the caller (a seat token shows that "
+            "seat's own cards; everything is shown once the match is over)."
+        ),
+        responses=responses(401, 403, 404, 422, 503),
+        security=BEARER,
+    )
+    async def events(
+        self,
+        match_id: MatchId,
+        store: EventStore,
+        authorization: OptionalToken = None,
+        after: Annotated[int, Parameter(ge=0, description="Last version already seen")] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=1000, description="Page size")] = 200,
+    ) -> EventPage:
+        record = await existing(store, match_id)
+        seat = await caller_seat(store, match_id, authorization, required=False)
+        stored = await store.load(match_id, after=after, limit=limit)
+        over = record.status == "over"
+        last = stored[-1].version if stored else None
+        more = last is not None and last < record.version
+        return EventPage(
+            match_id=match_id,
+            version=record.version,
+            seat=seat,
+            events=stored_outs(stored, seat, over),
+            next_after=last if more else None,
+        )
+
+    @get(
+        "/{match_id:str}/stream",
+        summary="Live events (Server-Sent Events)",
+        description=(
+            "First an event `view` with the caller's full view (id = version), then one event "
+            "`event` per new stored event as the caller may see it (id = its version), and "
+            "keep-alive comments. Reconnect with `Last-Event-ID` to resume after that version. "
+            "The stream ends once a finished match has been sent completely."
+        ),
+        responses=responses(401, 403, 404, 503),
+        security=BEARER,
+        media_type="text/event-stream",
+    )
+    async def stream(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: MatchId,
+        store: EventStore,
+        service: MatchService,
+        settings: Settings,
+        authorization: OptionalToken = None,
+        last_event_id: Annotated[
+            str | None,
+            Parameter(header="Last-Event-ID", required=False, description="Resume after this id"),
+        ] = None,
+    ) -> ServerSentEvent:
+        await existing(store, match_id)
+        seat = await caller_seat(store, match_id, authorization, required=False)
+        resume: int | None = None
+        if last_event_id:
+            try:
+                resume = max(0, int(last_event_id))
+            except ValueError as exc:
+                raise ServiceError(
+                    422, "validation-error", "Invalid values", "Last-Event-ID must be a version"
+                ) from exc
+        keepalive = settings.sse_keepalive_seconds
+
+        async def generate() -> AsyncIterator[ServerSentEventMessage]:
+            with store.notifier.subscribe(match_id) as sub:
+                try:
+                    after = resume
+                    if after is None:
+                        loaded = await service.load(match_id)
+                        state = loaded.state
+                        out = MatchOut(match_id, state.version, seat, view(state, seat))
+                        yield ServerSentEventMessage(
+                            data=_encoder.encode(out).decode(),
+                            event="view",
+                            id=loaded.state.version,
+                        )
+                        after = loaded.state.version
+                    while True:
+                        record = await store.get_match(match_id)
+                        over = record is not None and record.status == "over"
+                        stored = await store.load(match_id, after=after, limit=500)
+                        for out_ev in stored_outs(stored, seat, over):
+                            yield ServerSentEventMessage(
+                                data=_encoder.encode(out_ev).decode(),
+                                event="event",
+                                id=out_ev.version,
+                            )
+                            after = out_ev.version
+                        if stored:
+                            continue  # there may be more than one page
+                        if over or record is None:
+                            return
+                        if not await sub.wait(keepalive):
+                            yield ServerSentEventMessage(comment="keep-alive")
+                except StoreUnavailable:
+                    yield ServerSentEventMessage(comment="database unavailable; reconnect later")
+
+        return ServerSentEvent(generate(), headers={"Cache-Control": "no-cache"})
+
+    @get(
+        "/{match_id:str}/export",
+        summary="Export a finished match",
+        description=(
+            "NDJSON: one line per stored event, complete and unredacted, with its hash chain "
+            "(`prev_hash`, `hash`). Only for finished matches (409 before)."
+        ),
+        responses=responses(404, 409, 503),
+        media_type="application/x-ndjson",
+    )
+    async def export(self, match_id: MatchId, store: EventStore) -> Stream:
+        record = await existing(store, match_id)
+        if record.status != "over":
+            raise ServiceError(
+                409, "match-not-finished", "Match not finished",
+                "the complete log is exported only once the match is over",
+            )  # fmt: skip
+        stored = await store.load(match_id)
+        return Stream(
+            iter([export_lines(stored)]),
+            media_type="application/x-ndjson",
+            headers={
+                "Content-Disposition": f'attachment; filename="cuccu-{match_id}.ndjson"'
+            },
+        )
+
+
+def export_lines(stored: Sequence[StoredEvent]) -> bytes:
+    return b"".join(
+        _encoder.encode(
+            ExportLine(
+                match_id=s.match_id,
+                version=s.version,
+                type=s.type,
+                data=s.data,
+                meta=s.meta,
+                recorded_at=s.recorded_at,
+                prev_hash=s.prev_hash,
+                hash=s.hash,
+            )
+        )
+        + b"\n"
+        for s in stored
+    )

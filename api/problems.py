@@ -1,0 +1,153 @@
+"""RFC 9457 problem responses, with stable ``type`` identifiers."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.types import ExceptionHandlersMap
+from sqlalchemy.exc import DBAPIError
+
+from api.models import Problem
+from api.service import ServiceError
+from api.store import SchemaOutOfDate, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_PREFIX = "urn:cuccu:problem:"
+
+#: every problem type the API answers with, for docs and tests
+PROBLEM_TYPES = {
+    "malformed-request": (400, "Malformed request"),
+    "missing-token": (401, "Missing seat token"),
+    "unknown-token": (401, "Unknown seat token"),
+    "wrong-match": (403, "Token of another match"),
+    "match-not-found": (404, "Match not found"),
+    "not-found": (404, "Not found"),
+    "method-not-allowed": (405, "Method not allowed"),
+    "not-your-turn": (409, "Not your turn"),
+    "illegal-choice": (409, "Choice not allowed now"),
+    "stale-version": (409, "Stale expected_version"),
+    "match-over": (409, "Match is over"),
+    "round-in-progress": (409, "A round is in progress"),
+    "match-not-finished": (409, "Match not finished"),
+    "conflict": (409, "Too much contention"),
+    "body-too-large": (413, "Request body too large"),
+    "unsupported-media-type": (415, "Unsupported media type"),
+    "validation-error": (422, "Invalid values"),
+    "invalid-config": (422, "Invalid match configuration"),
+    "idempotency-key-reused": (422, "Idempotency key reused"),
+    "database-unavailable": (503, "Database unavailable"),
+    "internal-error": (500, "Internal error"),
+}
+
+_BY_STATUS = {
+    400: "malformed-request",
+    401: "missing-token",
+    403: "wrong-match",
+    404: "not-found",
+    405: "method-not-allowed",
+    409: "conflict",
+    413: "body-too-large",
+    415: "unsupported-media-type",
+    422: "validation-error",
+    503: "database-unavailable",
+}
+
+
+def problem(
+    status: int, slug: str, detail: str, *, title: str | None = None, **extra: Any
+) -> Response[Problem]:
+    body = Problem(
+        type=TYPE_PREFIX + slug,
+        title=title or PROBLEM_TYPES.get(slug, (status, "Error"))[1],
+        status=status,
+        detail=detail,
+        code=extra.get("code"),
+        version=extra.get("version"),
+        errors=extra.get("errors"),
+    )
+    headers = {"WWW-Authenticate": 'Bearer realm="cuccu"'} if status == 401 else None
+    return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def _with_instance(request: Request[Any, Any, Any], resp: Response[Problem]) -> Response[Problem]:
+    assert isinstance(resp.content, Problem)
+    resp.content.instance = request.url.path
+    return resp
+
+
+def on_service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[Problem]:
+    if exc.status >= 500:
+        log.error("service error %s: %s", exc.slug, exc.detail)
+    return _with_instance(
+        request, problem(exc.status, exc.slug, exc.detail, title=exc.title, **exc.extra)
+    )
+
+
+def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
+    status = exc.status_code
+    if isinstance(exc, ValidationException) or (status == 400 and exc.extra):
+        errors = exc.extra if isinstance(exc.extra, list) else None
+        detail = "; ".join(
+            f"{e.get('key', '')}: {e.get('message', '')}".strip(": ")
+            for e in (errors or [])
+            if isinstance(e, dict)
+        )
+        return _with_instance(
+            request,
+            problem(422, "validation-error", detail or str(exc.detail), errors=errors),
+        )
+    if status >= 500:
+        log.error("internal error: %s", exc.detail)
+        return _with_instance(request, problem(500, "internal-error", "internal error"))
+    slug = _BY_STATUS.get(status, "malformed-request" if status < 500 else "internal-error")
+    detail = str(exc.detail)
+    if status == 400:
+        detail = f"the request body is not valid JSON or not readable ({exc.detail})"
+    elif status == 413:
+        detail = "the request body is larger than this service accepts"
+    return _with_instance(request, problem(status, slug, detail))
+
+
+def on_store_unavailable(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    log.warning("database unavailable: %s", exc)
+    return _with_instance(
+        request,
+        problem(503, "database-unavailable", "the database cannot be reached; try again later"),
+    )
+
+
+def on_internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    log.exception("unhandled error", exc_info=exc)
+    return _with_instance(request, problem(500, "internal-error", "internal error"))
+
+
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    ServiceError: on_service_error,
+    HTTPException: on_http_exception,
+    StoreUnavailable: on_store_unavailable,
+    DBAPIError: on_store_unavailable,
+    SchemaOutOfDate: on_store_unavailable,
+    OSError: on_store_unavailable,
+    Exception: on_internal,
+}
+
+
+def responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """OpenAPI documentation of the problem responses a route may give."""
+    out: dict[int, ResponseSpec] = {}
+    for status in statuses:
+        kinds = [s for s, (st, _) in PROBLEM_TYPES.items() if st == status]
+        out[status] = ResponseSpec(
+            data_container=Problem,
+            description="Problem details (RFC 9457); `type` is one of: "
+            + ", ".join(f"`{TYPE_PREFIX}{k}`" for k in kinds),
+            media_type=PROBLEM_JSON,
+            generate_examples=False,
+        )
+    return out

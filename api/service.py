@@ -1,0 +1,320 @@
+"""The command service: the only place that touches both the domain and the store.
+
+One API command is one transaction: load the stream, fold it, decide the human's command,
+let the bot seats (and the dealer of new rounds) act until a human must decide, and append
+everything with the expected version. A concurrent append surfaces as ConcurrencyError:
+reload and decide again; the caller gets 409 only if its command is no longer legal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from api.store import (
+    ConcurrencyError,
+    EventStore,
+    IdempotencyRecord,
+    MatchRecord,
+    MatchSummary,
+    NewMatch,
+    StoredEvent,
+)
+from domain import (
+    CARDS,
+    GENESIS_HASH,
+    Choose,
+    Command,
+    CreateMatch,
+    DomainError,
+    Event,
+    MatchState,
+    SeatSpec,
+    StartRound,
+    apply,
+    fold,
+    initial_state,
+    pending,
+    view,
+)
+from domain.bots import choose as bot_choose
+
+MAX_ATTEMPTS = 8
+
+
+class ServiceError(Exception):
+    """A failure the API reports as an RFC 9457 problem."""
+
+    def __init__(self, status: int, slug: str, title: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.slug = slug
+        self.title = title
+        self.detail = detail
+        self.extra = extra
+
+
+# domain error code -> (HTTP status, problem slug, title)
+DOMAIN_ERRORS: dict[str, tuple[int, str, str]] = {
+    "not_your_turn": (409, "not-your-turn", "Not your turn"),
+    "illegal_choice": (409, "illegal-choice", "Choice not allowed now"),
+    "match_over": (409, "match-over", "Match is over"),
+    "round_in_progress": (409, "round-in-progress", "A round is in progress"),
+    "match_not_started": (409, "match-not-started", "Match not started"),
+    "match_exists": (409, "match-exists", "Match already exists"),
+    "invalid_config": (422, "invalid-config", "Invalid match configuration"),
+    "unknown_seat": (422, "unknown-seat", "Unknown seat"),
+    "invalid_pack": (500, "internal-error", "Internal error"),
+}
+
+
+def domain_problem(exc: DomainError) -> ServiceError:
+    status, slug, title = DOMAIN_ERRORS.get(exc.code, (409, exc.code.replace("_", "-"), "Conflict"))
+    return ServiceError(status, slug, title, exc.message, code=exc.code)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def rng_for(seed: int | None, version: int, purpose: str) -> random.Random:
+    """The randomness for one step: a CSPRNG, or a generator derived from the match seed."""
+    if seed is None:
+        return secrets.SystemRandom()
+    return random.Random(f"cuccu:{seed}:{version}:{purpose}")
+
+
+def shuffle(rng: random.Random) -> StartRound:
+    pack = list(CARDS)
+    rng.shuffle(pack)
+    salt = rng.randbytes(32).hex()
+    return StartRound(pack=tuple(pack), salt=salt)
+
+
+def summary_of(state: MatchState) -> MatchSummary:
+    return MatchSummary(
+        status=state.status,
+        lives=list(state.lives),
+        winner=state.winner,
+        rounds=state.rounds_played,
+        version=state.version,
+    )
+
+
+def has_live_human(state: MatchState) -> bool:
+    return any(
+        spec.kind == "human" and state.lives[i] > 0 for i, spec in enumerate(state.seats)
+    )
+
+
+@dataclass
+class Step:
+    """A command applied, with the events it produced and who issued it."""
+
+    command: Command
+    actor: str
+    events: list[Event]
+
+
+def _meta(step: Step) -> dict[str, Any]:
+    return {"actor": step.actor, "command": msgspec.to_builtins(step.command)}
+
+
+def advance(state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]]:
+    """Let the service and the bots act until a human must decide or the match is over.
+
+    The service deals each new round; a bot seat answers its own decisions from its view;
+    the next round starts by itself once no human seat has lives left to start it.
+    """
+    steps: list[Step] = []
+    while True:
+        decision = pending(state)
+        if decision is None:
+            break
+        command: Command
+        if decision.kind == "next_round":
+            if state.rounds_played > 0 and has_live_human(state):
+                break  # a human starts the next round (round 1 is dealt at creation)
+            command = shuffle(rng_for(seed, state.version, "shuffle"))
+            actor = "service"
+        else:
+            assert decision.seat is not None
+            spec = state.seats[decision.seat]
+            if spec.kind != "bot":
+                break
+            level = spec.bot_level or "random"
+            choice = bot_choose(
+                level, view(state, decision.seat), rng_for(seed, state.version, "bot")
+            )
+            command = Choose(seat=decision.seat, choice=choice)  # type: ignore[arg-type]
+            actor = f"bot:{level}"
+        state, events = apply(state, command)
+        steps.append(Step(command, actor, events))
+    return state, steps
+
+
+@dataclass(frozen=True)
+class Loaded:
+    record: MatchRecord
+    stored: list[StoredEvent]
+    state: MatchState
+
+    @property
+    def last_hash(self) -> str:
+        return self.stored[-1].hash if self.stored else GENESIS_HASH
+
+
+@dataclass(frozen=True)
+class Created:
+    match_id: str
+    tokens: dict[int, str]
+    state: MatchState
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    status_code: int
+    body: bytes
+    replayed: bool = False
+
+
+class MatchService:
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    async def load(self, match_id: str) -> Loaded:
+        record = await self.store.get_match(match_id)
+        if record is None:
+            raise ServiceError(404, "match-not-found", "Match not found", f"no match {match_id!r}")
+        stored = await self.store.load(match_id)
+        state = fold([s.event for s in stored], initial_state())
+        return Loaded(record, stored, state)
+
+    async def create(
+        self,
+        seats: list[SeatSpec],
+        starting_lives: int,
+        seed: int | None,
+        first_dealer: int | None,
+    ) -> Created:
+        match_id = str(uuid.uuid4())
+        if first_dealer is None:
+            first_dealer = rng_for(seed, 0, "first_dealer").randrange(len(seats))
+        command = CreateMatch(
+            seats=tuple(seats), starting_lives=starting_lives, first_dealer=first_dealer
+        )
+        try:
+            state, events = apply(initial_state(), command)
+            first = Step(command, "creator", events)
+            state, steps = advance(state, seed)
+        except DomainError as exc:
+            raise domain_problem(exc) from exc
+        steps = [first, *steps]
+        tokens = {
+            i: secrets.token_urlsafe(32) for i, spec in enumerate(seats) if spec.kind == "human"
+        }
+        all_events = [e for s in steps for e in s.events]
+        metas = [_meta(s) for s in steps for _ in s.events]
+        await self.store.commit(
+            match_id,
+            expected_version=0,
+            prev_hash=GENESIS_HASH,
+            events=all_events,
+            metas=metas,
+            summary=summary_of(state),
+            new_match=NewMatch(
+                id=match_id,
+                seats=[msgspec.to_builtins(s) for s in seats],
+                starting_lives=starting_lives,
+                seed=seed,
+                token_hashes={i: hash_token(t) for i, t in tokens.items()},
+            ),
+        )
+        return Created(match_id, tokens, state)
+
+    async def command(
+        self,
+        match_id: str,
+        seat: int,
+        choice: str,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        fingerprint: str,
+        render: Callable[[MatchState, list[tuple[int, Event]]], bytes],
+    ) -> CommandResult:
+        """Apply one seat's command (and the bot turns it triggers) in one transaction.
+
+        ``render`` builds the success body from the new state and the new (version, event)s.
+        """
+        for _attempt in range(MAX_ATTEMPTS):
+            if idempotency_key is not None:
+                previous = await self.store.get_idempotency(match_id, seat, idempotency_key)
+                if previous is not None:
+                    if previous.fingerprint != fingerprint:
+                        raise ServiceError(
+                            422,
+                            "idempotency-key-reused",
+                            "Idempotency key reused",
+                            "this Idempotency-Key was already used with a different request body",
+                        )
+                    return CommandResult(previous.status_code, previous.body.encode(), True)
+            loaded = await self.load(match_id)
+            state = loaded.state
+            if expected_version is not None and expected_version != state.version:
+                raise ServiceError(
+                    409,
+                    "stale-version",
+                    "Stale expected_version",
+                    f"the match is at version {state.version}, not {expected_version}",
+                    version=state.version,
+                )
+            try:
+                if choice == "next_round":
+                    if pending(state) is None or state.status == "over":
+                        raise DomainError("match_over", "the match is over")
+                    if state.status != "between_rounds":
+                        raise DomainError("round_in_progress", "a round is being played")
+                    rng = rng_for(loaded.record.seed, state.version, "shuffle")
+                    command: Command = shuffle(rng)
+                    actor = f"seat:{seat}"
+                else:
+                    command = Choose(seat=seat, choice=choice)  # type: ignore[arg-type]
+                    actor = f"seat:{seat}"
+                new_state, events = apply(state, command)
+                steps = [Step(command, actor, events)]
+                new_state, more = advance(new_state, loaded.record.seed)
+                steps += more
+            except DomainError as exc:
+                raise domain_problem(exc) from exc
+            all_events = [e for s in steps for e in s.events]
+            numbered = list(enumerate(all_events, start=state.version + 1))
+            body = render(new_state, numbered)
+            try:
+                await self.store.commit(
+                    match_id,
+                    expected_version=state.version,
+                    prev_hash=loaded.last_hash,
+                    events=all_events,
+                    metas=[_meta(s) for s in steps for _ in s.events],
+                    summary=summary_of(new_state),
+                    idempotency=(
+                        IdempotencyRecord(
+                            match_id, seat, idempotency_key, fingerprint, 200, body.decode()
+                        )
+                        if idempotency_key is not None
+                        else None
+                    ),
+                )
+            except ConcurrencyError:
+                continue  # someone else appended first: reload and decide again
+            return CommandResult(200, body)
+        raise ServiceError(
+            409, "conflict", "Too much contention", "the match kept changing; try again"
+        )
