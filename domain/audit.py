@@ -29,7 +29,7 @@ from typing import Any, Final, Literal
 import msgspec
 
 from domain.cards import CARD_SET, rank
-from domain.commands import Choice, Choose, Command, CreateMatch, StartRound
+from domain.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
 from domain.decide import apply, losers
 from domain.errors import DomainError
 from domain.events import (
@@ -50,6 +50,7 @@ from domain.events import (
     RoundEnded,
     RoundScored,
     RoundStarted,
+    SeatClaimed,
     SeatEliminated,
     encode_event,
     event_type,
@@ -297,6 +298,8 @@ def _command_for(event: Event, version: int) -> Command | None:
     """The command whose first event is ``event``, read off the log; None if none could be."""
     if isinstance(event, MatchCreated):
         return CreateMatch(event.seats, event.starting_lives, event.first_dealer)
+    if isinstance(event, SeatClaimed):
+        return ClaimSeat(event.seat, event.name)
     if isinstance(event, RoundStarted):
         pack, salt = event.pack, event.salt
         if pack is None or salt is None:

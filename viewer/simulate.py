@@ -9,7 +9,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from domain import CARDS, Choose, CreateMatch, Event, SeatSpec, StartRound, apply, pending, view
+from domain import (
+    CARDS,
+    Choose,
+    ClaimSeat,
+    CreateMatch,
+    Event,
+    SeatSpec,
+    StartRound,
+    apply,
+    pending,
+    view,
+)
 from domain.bots import choose
 from domain.state import initial_state
 
@@ -20,15 +31,26 @@ def bot_match(
     lives: int = 3,
     levels: Sequence[str] = ("basic", "random"),
     max_rounds: int = 500,
+    open_seats: Sequence[int] = (),
 ) -> list[Event]:
-    """Every event of a whole match between bots; seat ``s`` plays ``levels[s % len(levels)]``."""
+    """Every event of a whole match between bots; seat ``s`` plays ``levels[s % len(levels)]``.
+
+    Seats in ``open_seats`` are created open, claimed by a "human" named ``Player s`` and then
+    played by the same policy as a bot of their level.
+    """
     rng = random.Random(seed)
+    levels_of = [levels[s % len(levels)] for s in range(seats)]
     specs = tuple(
-        SeatSpec(name=f"Bot {s}", kind="bot", bot_level=levels[s % len(levels)])
+        SeatSpec(name=f"Seat {s}", kind="open")
+        if s in open_seats
+        else SeatSpec(name=f"Bot {s}", kind="bot", bot_level=levels_of[s])
         for s in range(seats)
     )
     state, events = apply(initial_state(), CreateMatch(specs, lives, rng.randrange(seats)))
     log = list(events)
+    for s in open_seats:
+        state, events = apply(state, ClaimSeat(s, f"Player {s}"))
+        log.extend(events)
     while state.status != "over" and state.rounds_played < max_rounds:
         decision = pending(state)
         assert decision is not None
@@ -38,7 +60,7 @@ def bot_match(
             command: StartRound | Choose = StartRound(tuple(pack), rng.randbytes(16).hex())
         else:
             assert decision.seat is not None
-            level = specs[decision.seat].bot_level or "random"
+            level = levels_of[decision.seat]
             choice = choose(level, view(state, decision.seat), rng)
             command = Choose(decision.seat, choice)  # type: ignore[arg-type]
         state, events = apply(state, command)

@@ -56,6 +56,11 @@ def test_the_audit_passes_on_every_bot_match(seed: int, seats: int, lives: int) 
     assert report.winner == events[-1].winner
 
 
+def test_the_audit_passes_with_claimed_seats() -> None:
+    events = bot_match(11, seats=4, levels=LEVELS, open_seats=(0, 2))
+    assert audit(chain(events)).ok
+
+
 def test_the_audit_passes_through_an_ndjson_export() -> None:
     records = chain(_match(7))
     text = to_ndjson(records)
