@@ -1,4 +1,4 @@
-"""The ``cuccu`` command line: run, db upgrade, simulate, export."""
+"""The ``cuccu`` command line: run, db upgrade, simulate, export, verify."""
 
 from __future__ import annotations
 
@@ -160,6 +160,45 @@ def cmd_export(args: argparse.Namespace) -> int:
     return asyncio.run(_export(args))
 
 
+async def _load_records(match_id: str, args: argparse.Namespace) -> bytes | None:
+    from api.controllers.matches import export_lines
+    from api.store import EventStore, create_engine
+
+    engine = create_engine(_settings(args).database_url)
+    try:
+        store = EventStore(engine)
+        if await store.get_match(match_id) is None:
+            return None
+        return export_lines(await store.load(match_id))
+    finally:
+        await engine.dispose()
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Audit a match (by id, from the database) or an NDJSON export file; non-zero on failure."""
+    from pathlib import Path
+
+    from domain.audit import AuditInputError, audit, parse_ndjson, render
+
+    source = Path(args.target)
+    if source.is_file():
+        text = source.read_bytes()
+    else:
+        loaded = asyncio.run(_load_records(args.target, args))
+        if loaded is None:
+            print(f"verify: no file and no match {args.target!r}", file=sys.stderr)
+            return 2
+        text = loaded
+    try:
+        records = parse_ndjson(text)
+    except AuditInputError as exc:
+        print(f"verify: unreadable export, {exc}", file=sys.stderr)
+        return 2
+    report = audit(records)
+    print(render(report))
+    return 0 if report.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cuccu", description="The Cuccù match service")
     parser.add_argument(
@@ -195,6 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("match_id")
     exp.add_argument("--unfinished", action="store_true", help="export a match still running")
     exp.set_defaults(func=cmd_export)
+
+    ver = sub.add_parser(
+        "verify", help="audit a match's complete log: hash chain, shuffles, replay, cards, lives"
+    )
+    ver.add_argument("target", metavar="MATCH_ID|FILE.ndjson", help="a match id or an export")
+    ver.set_defaults(func=cmd_verify)
     return parser
 
 

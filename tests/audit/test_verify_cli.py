@@ -1,0 +1,57 @@
+"""``cuccu verify MATCH_ID|FILE.ndjson``: prints the audit report, exits non-zero on failure."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from api.cli import main
+from domain.audit import chain, to_ndjson
+from viewer.simulate import bot_match
+
+
+def test_verify_a_good_export_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "match.ndjson"
+    path.write_text(to_ndjson(chain(bot_match(4))))
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("PASS") == 6 and "audit passed" in out
+
+
+def test_verify_a_tampered_export_names_the_event(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = to_ndjson(chain(bot_match(4))).splitlines()
+    third = lines[2]  # v3: the first card dealt
+    assert '"card_dealt"' in third
+    card = third.split('"card":"')[1].split('"')[0]
+    other = "lion#1" if card != "lion#1" else "lion#2"
+    lines[2] = third.replace(card, other)
+    path = tmp_path / "tampered.ndjson"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL hash chain at v3" in out
+    assert "FAIL re-execution of the decisions at v3" in out
+    assert "audit FAILED" in out
+
+
+def test_verify_an_unreadable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "junk.ndjson"
+    path.write_text("{}\n")
+    assert main(["verify", str(path)]) == 2
+    assert "line 1" in capsys.readouterr().err
+
+
+def test_verify_a_stored_match_by_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'cuccu.db'}"
+    assert main(["--database-url", url, "db", "upgrade"]) == 0
+    assert main(["--database-url", url, "simulate", "-n", "1", "--store", "--seed", "3"]) == 0
+    with sqlite3.connect(tmp_path / "cuccu.db") as db:
+        (match_id,) = db.execute("SELECT id FROM matches").fetchone()
+    capsys.readouterr()
+    assert main(["--database-url", url, "verify", match_id]) == 0
+    assert "audit passed" in capsys.readouterr().out
+    assert main(["--database-url", url, "verify", "no-such-match"]) == 2
