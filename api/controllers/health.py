@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from litestar import Controller, get
+from litestar.di import NamedDependency
 
 from api.models import Health
 from api.problems import responses
@@ -23,7 +24,7 @@ class HealthController(Controller):
         description="200 when the database answers and its schema is current; 503 otherwise.",
         responses=responses(503),
     )
-    async def ready(self, store: EventStore) -> Health:
+    async def ready(self, store: NamedDependency[EventStore]) -> Health:
         await store.ping()
         await check_schema(store.engine)
         return Health(status="ready")

@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
-from litestar.params import Parameter
+from litestar.di import NamedDependency
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
@@ -38,11 +39,11 @@ from domain import Event, MatchState, SeatSpec, redact, view
 BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 _encoder = msgspec.json.Encoder()
 
-MatchId = Annotated[str, Parameter(description="Match id (a UUID)", max_length=64)]
+MatchId = Annotated[str, PathParameter(description="Match id (a UUID)", max_length=64)]
 OptionalToken = Annotated[
     str | None,
-    Parameter(
-        header="Authorization",
+    HeaderParameter(
+        name="Authorization",
         required=False,
         description="`Bearer <seat token>`; without it you are a spectator",
     ),
@@ -50,7 +51,7 @@ OptionalToken = Annotated[
 
 
 async def caller_seat(
-    store: EventStore, match_id: str, authorization: str | None, *, required: bool
+    store: NamedDependency[EventStore], match_id: str, authorization: str | None, *, required: bool
 ) -> int | None:
     """The seat the bearer token belongs to (None: spectator). 401/403 as the spec says."""
     if not authorization:
@@ -78,7 +79,7 @@ async def caller_seat(
     return found[1]
 
 
-async def existing(store: EventStore, match_id: str) -> MatchRecord:
+async def existing(store: NamedDependency[EventStore], match_id: str) -> MatchRecord:
     record = await store.get_match(match_id)
     if record is None:
         raise ServiceError(404, "match-not-found", "Match not found", f"no match {match_id!r}")
@@ -152,7 +153,9 @@ class MatchController(Controller):
         status_code=201,
         responses=responses(400, 413, 422, 503),
     )
-    async def create(self, data: CreateMatchIn, service: MatchService) -> CreatedMatch:
+    async def create(
+        self, data: JSONBody[CreateMatchIn], service: NamedDependency[MatchService]
+    ) -> CreatedMatch:
         for i, seat in enumerate(data.seats):
             if seat.kind == "bot" and seat.bot_level is None:
                 raise ServiceError(
@@ -191,14 +194,15 @@ class MatchController(Controller):
     )
     async def list_matches(
         self,
-        store: EventStore,
+        store: NamedDependency[EventStore],
         status: Annotated[
-            MatchStatus | None, Parameter(description="Only matches with this status")
+            MatchStatus | None, QueryParameter(description="Only matches with this status")
         ] = None,
         cursor: Annotated[
-            str | None, Parameter(description="`next_cursor` of the previous page", max_length=200)
+            str | None,
+            QueryParameter(description="`next_cursor` of the previous page", max_length=200),
         ] = None,
-        limit: Annotated[int, Parameter(ge=1, le=100, description="Page size")] = 20,
+        limit: Annotated[int, QueryParameter(ge=1, le=100, description="Page size")] = 20,
     ) -> MatchList:
         before = decode_cursor(cursor) if cursor else None
         rows = await store.list_matches(status=status, before=before, limit=limit + 1)
@@ -219,8 +223,8 @@ class MatchController(Controller):
     async def get_match(
         self,
         match_id: MatchId,
-        service: MatchService,
-        store: EventStore,
+        service: NamedDependency[MatchService],
+        store: NamedDependency[EventStore],
         authorization: OptionalToken = None,
     ) -> MatchOut:
         await existing(store, match_id)
@@ -248,19 +252,19 @@ class MatchController(Controller):
     async def command(
         self,
         match_id: MatchId,
-        data: CommandIn,
-        service: MatchService,
-        store: EventStore,
+        data: JSONBody[CommandIn],
+        service: NamedDependency[MatchService],
+        store: NamedDependency[EventStore],
         authorization: Annotated[
             str | None,
-            Parameter(
-                header="Authorization", required=False, description="`Bearer <seat token>`"
+            HeaderParameter(
+                name="Authorization", required=False, description="`Bearer <seat token>`"
             ),
         ] = None,
         idempotency_key: Annotated[
             str | None,
-            Parameter(
-                header="Idempotency-Key",
+            HeaderParameter(
+                name="Idempotency-Key",
                 required=False,
                 min_length=1,
                 max_length=255,
@@ -315,10 +319,10 @@ class MatchController(Controller):
     async def events(
         self,
         match_id: MatchId,
-        store: EventStore,
+        store: NamedDependency[EventStore],
         authorization: OptionalToken = None,
-        after: Annotated[int, Parameter(ge=0, description="Last version already seen")] = 0,
-        limit: Annotated[int, Parameter(ge=1, le=1000, description="Page size")] = 200,
+        after: Annotated[int, QueryParameter(ge=0, description="Last version already seen")] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000, description="Page size")] = 200,
     ) -> EventPage:
         record = await existing(store, match_id)
         seat = await caller_seat(store, match_id, authorization, required=False)
@@ -351,13 +355,15 @@ class MatchController(Controller):
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
-        store: EventStore,
-        service: MatchService,
-        settings: Settings,
+        store: NamedDependency[EventStore],
+        service: NamedDependency[MatchService],
+        settings: NamedDependency[Settings],
         authorization: OptionalToken = None,
         last_event_id: Annotated[
             str | None,
-            Parameter(header="Last-Event-ID", required=False, description="Resume after this id"),
+            HeaderParameter(
+                name="Last-Event-ID", required=False, description="Resume after this id"
+            ),
         ] = None,
     ) -> ServerSentEvent:
         await existing(store, match_id)
@@ -418,7 +424,7 @@ class MatchController(Controller):
         responses=responses(404, 409, 503),
         media_type="application/x-ndjson",
     )
-    async def export(self, match_id: MatchId, store: EventStore) -> Stream:
+    async def export(self, match_id: MatchId, store: NamedDependency[EventStore]) -> Stream:
         record = await existing(store, match_id)
         if record.status != "over":
             raise ServiceError(
@@ -429,9 +435,7 @@ class MatchController(Controller):
         return Stream(
             iter([export_lines(stored)]),
             media_type="application/x-ndjson",
-            headers={
-                "Content-Disposition": f'attachment; filename="cuccu-{match_id}.ndjson"'
-            },
+            headers={"Content-Disposition": f'attachment; filename="cuccu-{match_id}.ndjson"'},
         )
 
 

@@ -1,0 +1,32 @@
+"""An in-process API client on a migrated database of each kind."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from api.app import create_app
+from api.settings import Settings
+from api.store import create_engine, upgrade
+
+
+@pytest.fixture
+async def migrated_url(database_url: str) -> str:
+    engine = create_engine(database_url)
+    try:
+        await upgrade(engine)
+    finally:
+        await engine.dispose()
+    return database_url
+
+
+@pytest.fixture
+async def client(migrated_url: str) -> AsyncIterator[AsyncTestClient[Any]]:
+    app = create_app(
+        Settings(database_url=migrated_url, max_body_bytes=4096, sse_keepalive_seconds=0.2)
+    )
+    async with AsyncTestClient(app=app) as c:
+        yield c

@@ -1,0 +1,44 @@
+"""Small helpers shared by the API tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+HUMAN_VS_BOTS: dict[str, Any] = {
+    "seats": [
+        {"name": "Ann"},
+        {"name": "Bo", "kind": "bot", "bot_level": "basic"},
+        {"name": "Cy", "kind": "bot", "bot_level": "random"},
+        {"name": "Di", "kind": "bot", "bot_level": "basic"},
+    ],
+    "starting_lives": 2,
+}
+
+BOTS_ONLY: dict[str, Any] = {
+    "seats": [
+        {"name": f"bot{i}", "kind": "bot", "bot_level": "basic" if i % 2 else "random"}
+        for i in range(4)
+    ],
+    "starting_lives": 2,
+    "seed": 42,
+}
+
+TWO_HUMANS: dict[str, Any] = {
+    "seats": [{"name": "Ann"}, {"name": "Ben"}],
+    "starting_lives": 3,
+    "first_dealer": 1,  # seat 0 plays first, seat 1 deals
+}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def assert_problem(resp: Any, status: int, slug: str) -> dict[str, Any]:
+    assert resp.status_code == status, resp.text
+    assert resp.headers["content-type"].startswith("application/problem+json"), resp.headers
+    body: dict[str, Any] = resp.json()
+    assert body["type"] == f"urn:cuccu:problem:{slug}", body
+    assert body["status"] == status
+    assert body["title"] and body["detail"]
+    return body
