@@ -1,0 +1,100 @@
+"""Run the real ``cuccu`` server as a subprocess for integration tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cuccu(*args: str, database_url: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CUCCU_DATABASE_URL": database_url}
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+class Server:
+    def __init__(self, database_url: str, *, migrate: bool = True, keepalive: float = 0.5) -> None:
+        self.database_url = database_url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.migrate = migrate
+        self.keepalive = keepalive
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self, wait: bool = True) -> Server:
+        env = {
+            **os.environ,
+            "CUCCU_DATABASE_URL": self.database_url,
+            "CUCCU_SSE_KEEPALIVE": str(self.keepalive),
+        }
+        args = [sys.executable, "-m", "api.cli", "run", "--port", str(self.port)]
+        args += ["--log-level", "warning"]
+        if not self.migrate:
+            args.append("--no-migrate")
+        self.proc = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        if wait:
+            self.wait_healthy()
+        return self
+
+    def wait_healthy(self, timeout: float = 30.0) -> None:
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read() if self.proc.stdout else ""
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {out}")
+            try:
+                if httpx.get(self.base + "/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise TimeoutError("server did not become healthy")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        if self.proc.stdout:
+            self.proc.stdout.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        if self.proc is not None and self.proc.stdout:
+            self.proc.stdout.close()
