@@ -1,0 +1,101 @@
+"""compose.yaml and the Dockerfile stay consistent with the app's settings and CLI."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from sqlalchemy.engine import make_url
+
+from api.cli import build_parser
+from api.settings import DEFAULT_PORT, ENV_VARS, normalize_database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    return data
+
+
+def _env(service: dict[str, Any]) -> dict[str, str]:
+    env = service.get("environment", {})
+    if isinstance(env, list):
+        env = dict(item.split("=", 1) for item in env)
+    return {k: str(v) for k, v in env.items()}
+
+
+def test_services_and_volume(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert {"db", "migrate", "api", "viewer"} <= set(services)
+    db = services["db"]
+    assert "healthcheck" in db
+    volume = db["volumes"][0].split(":")[0]
+    assert volume in compose["volumes"]  # a named volume, not a bind mount
+    assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
+    assert services["api"]["depends_on"]["migrate"]["condition"] == (
+        "service_completed_successfully"
+    )
+
+
+def test_commands_are_real_cli_commands(compose: dict[str, Any]) -> None:
+    parser = build_parser()
+    migrate = compose["services"]["migrate"]["command"]
+    assert migrate[0] == "cuccu"
+    args = parser.parse_args(migrate[1:])
+    assert (args.command, args.db_command) == ("db", "upgrade")
+    api = compose["services"]["api"]["command"]
+    assert api[0] == "cuccu"
+    args = parser.parse_args(api[1:])
+    assert args.command == "run" and args.no_migrate  # the migrate service did it
+    port = args.port
+    assert f"{port}:{port}" in compose["services"]["api"]["ports"]
+    assert port == DEFAULT_PORT
+    assert _env(compose["services"]["api"])["CUCCU_PORT"] == str(port)
+    assert str(port) in " ".join(compose["services"]["api"]["healthcheck"]["test"])
+    viewer = compose["services"]["viewer"]["command"]
+    assert viewer[:2] == ["streamlit", "run"]
+    vport = viewer[viewer.index("--server.port") + 1]
+    assert f"{vport}:{vport}" in compose["services"]["viewer"]["ports"]
+
+
+def test_variables_are_ones_the_app_reads(compose: dict[str, Any]) -> None:
+    db_env = _env(compose["services"]["db"])
+    for name in ("migrate", "api", "viewer"):
+        env = _env(compose["services"][name])
+        assert set(env) <= set(ENV_VARS), (name, set(env) - set(ENV_VARS))
+        if "CUCCU_DATABASE_URL" in env:
+            url = make_url(normalize_database_url(env["CUCCU_DATABASE_URL"]))
+            assert url.drivername == "postgresql+psycopg"
+            assert url.host == "db"
+            assert url.username == db_env["POSTGRES_USER"]
+            assert url.password == db_env["POSTGRES_PASSWORD"]
+            assert url.database == db_env["POSTGRES_DB"]
+    api_url = _env(compose["services"]["viewer"])["CUCCU_API_URL"]
+    assert api_url == f"http://api:{DEFAULT_PORT}"
+
+
+def test_dockerfile_copies_what_the_package_needs() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    for path in ("requirements.txt", "domain", "api", "viewer", "migrations", "alembic.ini"):
+        assert path in text
+    assert "pip install -r requirements.txt" in text
+
+
+def test_docker_compose_config_validates() -> None:
+    exe = shutil.which("docker-compose")
+    if exe is None:
+        pytest.skip("docker-compose is not installed (CI installs Debian's package)")
+    done = subprocess.run(
+        [exe, "-f", str(ROOT / "compose.yaml"), "config", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
