@@ -51,7 +51,8 @@ async def test_create_gives_one_secret_token_per_human_stored_only_hashed(
     finally:
         await engine.dispose()
     assert [r[0] for r in rows] == [hashlib.sha256(token.encode()).hexdigest()]
-    assert created["status"] == "in_round"
+    # round 1 is dealt; the bots may even have finished it if the human was never asked
+    assert created["status"] in ("in_round", "between_rounds")
     assert created["view"]["viewer"] is None
     assert all(h is None for h in created["view"]["hands"])
 
@@ -246,7 +247,7 @@ async def test_event_log_is_redacted_for_the_caller(client: Client) -> None:
             assert (ev["card"] is not None) == (ev["seat"] == 0)
     page = (await client.get(f"/matches/{mid}/events?after=1&limit=2")).json()
     assert [e["version"] for e in page["events"]] == [2, 3]
-    assert page["next_after"] == 3
+    assert page["next_after"] == (3 if created["version"] > 3 else None)
 
 
 async def test_stream_of_a_finished_match(client: Client) -> None:
