@@ -63,14 +63,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     os.environ["CUCCU_DATABASE_URL"] = settings.database_url
     print(f"cuccu: serving on http://{host}:{port} ({_redacted(settings.database_url)})")
     print(f"cuccu: API docs at http://{host}:{port}/schema")
-    uvicorn.run(
-        "api.app:create_app",
-        factory=True,
-        host=host,
-        port=port,
-        log_level=args.log_level,
-        timeout_graceful_shutdown=5,
-    )
+    viewer = None
+    if not args.no_viewer:
+        from viewer.launch import start_viewer
+
+        viewer = start_viewer(host, port, args.viewer_port)
+    try:
+        uvicorn.run(
+            "api.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            log_level=args.log_level,
+            timeout_graceful_shutdown=5,
+        )
+    finally:
+        if viewer is not None:
+            from viewer.launch import stop_viewer
+
+            stop_viewer(viewer)
     return 0
 
 
@@ -212,6 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=int, help="port (default: $CUCCU_PORT or 8000)")
     run.add_argument("--no-migrate", action="store_true", help="do not migrate first")
     run.add_argument("--log-level", default="info")
+    run.add_argument("--no-viewer", action="store_true", help="serve the API only")
+    run.add_argument(
+        "--viewer-port", type=int, default=8501, help="port of the viewer started beside the API"
+    )
     run.set_defaults(func=cmd_run)
 
     db = sub.add_parser("db", help="database schema")

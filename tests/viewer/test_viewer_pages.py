@@ -1,0 +1,272 @@
+"""Every page of the viewer, through Streamlit's AppTest (no browser)."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.viewer.support import APP, Api
+from viewer.i18n import LANGS
+
+DOWN = "http://127.0.0.1:9"  # nothing listens there
+
+
+def open_page(page: str, *, lang: str = "en", api_url: str = DOWN) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    at.session_state["api_url"] = api_url
+    at.run()
+    at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def upload(at: AppTest, text: str, name: str = "match.ndjson") -> AppTest:
+    at.file_uploader(key="upload").set_value((name, text.encode(), "application/x-ndjson"))
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = [e.value for e in (*at.markdown, *at.caption, *at.info, *at.success, *at.error,
+                                *at.warning)]  # fmt: skip
+    return "\n".join(str(p) for p in parts)
+
+
+# --- Replay ----------------------------------------------------------------------------------
+
+
+def test_replay_without_a_match_offers_ways_to_open_one() -> None:
+    at = open_page("replay")
+    assert "No match is open" in at.info[0].value
+    assert at.file_uploader(key="upload") is not None
+    assert at.button(key="load_sample") is not None
+
+
+def test_replay_steps_through_an_uploaded_export(export_text: str) -> None:
+    at = upload(open_page("replay"), export_text)
+    total = export_text.count("\n")
+    assert f"match.ndjson · {total} events" in texts(at)
+    assert at.session_state["step"] == 0
+    assert "Before the first event" in texts(at)
+
+    for expected in (1, 2, 3):
+        at.button(key="next").click().run()
+        assert at.session_state["step"] == expected
+    body = texts(at)
+    assert f"Event 3 of {total} · round 1" in body
+    assert "is dealt" in at.info[0].value  # the plain-language caption of event 3
+    assert ":orange-background[" in body  # the seat the event is about is highlighted
+    assert "dealer" in body
+
+    at.button(key="prev").click().run()
+    assert at.session_state["step"] == 2
+    at.slider(key="slider").set_value(9).run()
+    assert at.session_state["step"] == 9
+    assert at.selectbox(key="round_pick").value == 1
+    at.selectbox(key="round_pick").set_value(3).run()
+    step = at.session_state["step"]
+    assert "Round 3 starts" in at.info[0].value, at.info[0].value
+    at.button(key="last").click().run()
+    assert at.session_state["step"] == total
+    assert "wins the match" in at.info[0].value
+    assert "🏆" in texts(at)
+    at.button(key="first").click().run()
+    assert at.session_state["step"] == 0 < step
+
+
+def test_replay_shows_every_card_of_a_finished_match(export_text: str) -> None:
+    at = upload(open_page("replay"), export_text)
+    at.button(key="last").click().run()
+    shown = [m.value for m in at.markdown if str(m.value).startswith("### ")]
+    assert len(shown) == 4 and all("🂠" not in s for s in shown)
+
+
+def test_autoplay_moves_forward_by_itself(export_text: str) -> None:
+    at = upload(open_page("replay"), export_text)
+    at.toggle(key="autoplay").set_value(True).run()
+    assert at.session_state["step"] == 1
+    at.run()
+    assert at.session_state["step"] == 2
+
+
+def test_a_sample_match_opens_without_any_file_or_api() -> None:
+    at = open_page("replay")
+    at.button(key="load_sample").click().run()
+    assert "sample match (seed 1)" in texts(at)
+
+
+def test_an_unfinished_log_is_shown_without_hidden_cards(export_text: str) -> None:
+    lines = export_text.splitlines()
+    cut = next(i for i, line in enumerate(lines) if '"type":"round_ended"' in line) + 8
+    at = upload(open_page("replay"), "\n".join(lines[:cut]) + "\n", "running.ndjson")
+    assert "does not end with a winner" in texts(at)
+    at.button(key="last").click().run()
+    body = texts(at)
+    assert "a face-down card" in body  # deals of the open round are not shown
+    shown = [m.value for m in at.markdown if str(m.value).startswith("### ")]
+    assert any("🂠" in s for s in shown)
+
+
+def test_an_unreadable_file_is_reported() -> None:
+    at = upload(open_page("replay"), "this is not json\n", "junk.ndjson")
+    assert "cannot be read" in at.error[0].value and "line 1" in at.error[0].value
+
+
+# --- Audit -----------------------------------------------------------------------------------
+
+
+def test_audit_of_a_good_export_is_all_green(export_text: str) -> None:
+    at = upload(open_page("audit"), export_text)
+    assert "Every check passes" in at.success[0].value
+    assert len(at.success) == 7 and not at.error
+
+
+def test_audit_of_a_tampered_export_names_the_check_and_the_event(
+    tampered_text: tuple[str, int],
+) -> None:
+    text, version = tampered_text
+    at = upload(open_page("audit"), text, "tampered.ndjson")
+    errors = [e.value for e in at.error]
+    assert "3 of 6 checks fail" in errors[0]
+    pattern = re.compile(r"\*\*(.+?)\*\* — fails at event (\d+)")
+    failing = {m.group(1): int(m.group(2)) for e in errors if (m := pattern.search(e))}
+    assert failing == {
+        "Hash chain": version,
+        "Re-execution of the decisions": version,
+        "Card conservation": version,
+    }
+    assert {s.value.split("**")[1] for s in at.success} == {
+        "Shuffle commitments", "Lives bookkeeping", "Complete match",
+    }  # fmt: skip
+    at.button(key="show_replay").click().run()  # "show event v in Replay"
+    assert at.session_state["step"] == version
+    assert f"Event {version} of" in texts(at)
+
+
+# --- Charts ----------------------------------------------------------------------------------
+
+
+def test_charts_draw_lives_and_tallies(export_text: str) -> None:
+    at = upload(open_page("charts"), export_text)
+    assert [s.value for s in at.subheader] == [
+        "Lives per seat after each round", "Lives lost, by reason", "Exchanges and refusals",
+        "Per-seat tallies",
+    ]  # fmt: skip
+    charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    assert len(charts) == 3
+    table = at.dataframe[0].value
+    assert list(table["Name"]) == ["Bot 0", "Bot 1", "Bot 2", "Bot 3"]
+    assert table["lowest card"].sum() > 0
+
+
+# --- Rules and languages ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "cuckoo"),
+    [("en", "how to play", "cuckoo"), ("fr", "comment jouer", "coucou"),
+     ("pt", "como jogar", "cuco"), ("th", "วิธีเล่น", "นกคูคู")],
+)  # fmt: skip
+def test_rules_in_each_language(lang: str, heading: str, cuckoo: str) -> None:
+    at = open_page("rules", lang=lang)
+    rules = at.markdown[0].value
+    assert rules.splitlines()[0].startswith("# Cuccù") and heading in rules.splitlines()[0]
+    assert cuckoo in rules and "14½" in rules
+
+
+def test_the_rules_can_be_read_in_another_language() -> None:
+    at = open_page("rules")
+    at.get("button_group")[0].set_value("pt").run()
+    assert "como jogar" in at.markdown[0].value
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_labels_follow_the_language_selector(lang: str, export_text: str) -> None:
+    at = upload(open_page("replay", lang=lang), export_text)
+    expected = {"en": "Next ▶", "fr": "Suivant ▶", "pt": "Próximo ▶", "th": "ถัดไป ▶"}[lang]
+    assert at.button(key="next").label == expected
+    assert at.selectbox(key="lang").value == lang
+
+
+# --- Matches (API) ---------------------------------------------------------------------------
+
+
+def test_matches_without_the_api_says_so() -> None:
+    at = open_page("matches")
+    assert "does not answer" in at.warning[0].value
+
+
+def test_matches_lists_filters_and_opens_a_match(api: Api) -> None:
+    first = api.bot_match(11, ("Ann", "Bob", "Cy", "Di"))
+    second = api.bot_match(12, ("Eve", "Fay", "Gus", "Hal"))
+    at = open_page("matches", api_url=api.base)
+    table = at.dataframe[0].value
+    assert {first[:8], second[:8]} <= set(table["Match"])
+    assert set(table.loc[table["Match"] == first[:8], "Status"]) == {"finished"}
+
+    at.text_input(key="f_name").input("eve").run()
+    table = at.dataframe[0].value
+    assert second[:8] in set(table["Match"]) and first[:8] not in set(table["Match"])
+
+    at.selectbox(key="pick_match").set_value(second).run()
+    at.button(key="open_selected").click().run()
+    assert not at.exception
+    assert f"Open: {second[:8]}" in texts(at) and "Next ▶" in [b.label for b in at.button]
+    assert at.session_state["step"] == 0
+
+
+def test_a_finished_match_opens_by_link(api: Api) -> None:
+    match_id = api.bot_match(13)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["api_url"] = api.base
+    at.run()
+    at.query_params["match"] = match_id
+    at.switch_page("app_pages/audit.py").run()
+    assert "Every check passes" in at.success[0].value
+
+
+def test_an_ongoing_match_does_not_open_in_replay(api: Api) -> None:
+    seats = [{"name": "Zed", "kind": "human"}] + [
+        {"name": f"B{i}", "kind": "bot", "bot_level": "basic"} for i in range(3)
+    ]
+    created = httpx.post(f"{api.base}/matches", json={"seats": seats}, timeout=30).json()
+    at = open_page("replay", api_url=api.base)
+    at.text_input(key="load_id").input(created["match_id"]).run()
+    at.button(key="load_api").click().run()
+    assert "refused" in at.error[0].value and "409" in at.error[0].value
+    assert "No match is open" in at.info[0].value
+
+
+# --- Play (API) ------------------------------------------------------------------------------
+
+
+def test_play_a_whole_match_against_three_bots(api: Api) -> None:
+    at = open_page("play", api_url=api.base)
+    at.text_input(key="play_name").input("Tester")
+    at.button[0].click().run()  # the form's submit button
+    assert not at.exception, at.exception
+    game = at.session_state["game"]
+    assert [s.name for s in game.view.seats] == ["Tester", "Ada", "Bruno", "Chiara"]
+    preferred = ("do_next_round", "do_inn_accept", "do_inn_ask_pay", "do_exchange", "do_keep")
+    for _ in range(400):
+        game = at.session_state["game"]
+        if game.view.status == "over":
+            break
+        # while the match runs, the seat never holds another seat's unrevealed card
+        for seen in game.seen:
+            card = getattr(seen.event, "card", "x")
+            if type(seen.event).__name__ == "CardDealt" and seen.event.seat != 0:
+                assert card is None
+        keys = {b.key for b in at.button}
+        key = next(k for k in preferred if k in keys)
+        at.button(key=key).click().run()
+        assert not at.exception, at.exception
+    assert game.view.status == "over"
+    assert "The match is over" in at.success[0].value
+    at.button(key="play_replay").click().run()
+    assert "Next ▶" in [b.label for b in at.button]

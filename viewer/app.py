@@ -1,0 +1,43 @@
+"""The Cuccù viewer: ``streamlit run viewer/app.py`` (the entrypoint and page router)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `streamlit run` puts only viewer/ on the path
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from viewer.i18n import LANGS  # noqa: E402
+from viewer.ui import T, default_api_url  # noqa: E402
+
+PAGES = (
+    ("app_pages/matches.py", "nav.matches", ":material/list_alt:", "matches"),
+    ("app_pages/replay.py", "nav.replay", ":material/movie:", "replay"),
+    ("app_pages/audit.py", "nav.audit", ":material/verified_user:", "audit"),
+    ("app_pages/charts.py", "nav.charts", ":material/monitoring:", "charts"),
+    ("app_pages/play.py", "nav.play", ":material/playing_cards:", "play"),
+    ("app_pages/rules.py", "nav.rules", ":material/menu_book:", "rules"),
+)
+
+
+def main() -> None:
+    st.set_page_config(page_title="Cuccù", page_icon="🦉", layout="wide")
+    if "api_url" not in st.session_state:
+        st.session_state["api_url"] = default_api_url()
+    with st.sidebar:
+        st.selectbox(T("side.language"), list(LANGS), format_func=LANGS.__getitem__, key="lang")
+        st.text_input(T("side.api"), key="api_url")
+    pages = [
+        st.Page(path, title=T(key), icon=icon, url_path=url, default=i == 0)
+        for i, (path, key, icon, url) in enumerate(PAGES)
+    ]
+    page = st.navigation(pages)
+    st.title(f"{page.icon} {page.title}")
+    page.run()
+
+
+main()

@@ -1,0 +1,48 @@
+"""Audit: the domain/audit.py report of the open match, each check green or red."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from domain.audit import CheckResult, record_json
+from viewer import session
+from viewer.loader import match_panel
+from viewer.session import OpenMatch
+from viewer.ui import T
+
+
+def _check(match: OpenMatch, check: CheckResult) -> None:
+    title = T(f"check.{check.name}")
+    why = T(f"why.{check.name}")
+    if check.ok:
+        st.success(f"**{title}** — {T('audit.pass', checked=check.checked)}  \n{why}", icon="✅")
+        return
+    version = check.version or 0
+    st.error(f"**{title}** — {T('audit.fail', version=version)}  \n{check.detail}  \n_{why}_",
+             icon="❌")  # fmt: skip
+    left, right = st.columns([1, 2])
+    if 0 < version <= match.replay.last_step and left.button(
+        T("audit.show", version=version), key=f"show_{check.name}"
+    ):
+        session.go(version)
+        linked = {"match": match.match_id} if match.match_id else None
+        st.switch_page("app_pages/replay.py", query_params=linked)
+    if 0 < version <= len(match.records):
+        with right.expander(T("audit.event")):
+            st.json(record_json(match.records[version - 1]))
+
+
+def page() -> None:
+    match = match_panel()
+    if match is None:
+        return
+    report = match.report
+    if report.ok:
+        st.success(T("audit.ok"), icon="🛡️")
+    else:
+        st.error(T("audit.failed", n=len(report.failures), total=len(report.checks)), icon="🚨")
+    for check in report.checks:
+        _check(match, check)
+
+
+page()

@@ -1,0 +1,110 @@
+"""Matches: finished and ongoing matches from the API, with filters; opens one in Replay."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from viewer.api_client import ApiError, ApiUnavailable, Client
+from viewer.loader import open_from_api
+from viewer.ui import T, api_url
+
+IN_PROGRESS = ("new", "between_rounds", "in_round")
+
+
+def _names(match: dict[str, Any]) -> list[str]:
+    return [str(seat.get("name", "?")) for seat in match.get("seats", [])]
+
+
+def _winner(match: dict[str, Any]) -> str:
+    winner = match.get("winner")
+    names = _names(match)
+    return names[winner] if isinstance(winner, int) and 0 <= winner < len(names) else ""
+
+
+def _date(value: object) -> str:
+    try:
+        return dt.datetime.fromisoformat(str(value)).strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return str(value)
+
+
+def _filters() -> tuple[str, str, int]:
+    status_col, name_col, rounds_col = st.columns(3)
+    options = ["all", "over", "in_progress"]
+    labels = {"all": T("matches.all"), "over": T("status.over"),
+              "in_progress": T("status.in_round")}  # fmt: skip
+    status = status_col.selectbox(T("matches.status"), options, format_func=labels.__getitem__,
+                                  key="f_status")  # fmt: skip
+    name = name_col.text_input(T("matches.search"), key="f_name").strip().lower()
+    rounds = int(rounds_col.number_input(T("matches.min_rounds"), 0, 10_000, 0, key="f_rounds"))
+    return status, name, rounds
+
+
+def _keep(match: dict[str, Any], status: str, name: str, rounds: int) -> bool:
+    if status == "over" and match.get("status") != "over":
+        return False
+    if status == "in_progress" and match.get("status") not in IN_PROGRESS:
+        return False
+    if name and not any(name in n.lower() for n in _names(match)):
+        return False
+    return int(match.get("rounds", 0)) >= rounds
+
+
+def _table(matches: list[dict[str, Any]]) -> None:
+    st.dataframe(
+        pd.DataFrame({
+            T("col.match"): [str(m["match_id"])[:8] for m in matches],
+            T("col.status"): [T(f"status.{m.get('status', 'new')}") for m in matches],
+            T("col.seats"): [", ".join(_names(m)) for m in matches],
+            T("col.lives"): [" ".join(str(s.get("lives", "")) for s in m.get("seats", []))
+                             for m in matches],
+            T("col.winner"): [_winner(m) for m in matches],
+            T("col.rounds"): [int(m.get("rounds", 0)) for m in matches],
+            T("col.created"): [_date(m.get("created_at")) for m in matches],
+        }),
+        hide_index=True,
+    )  # fmt: skip
+
+
+def _opener(matches: list[dict[str, Any]]) -> None:
+    finished = [m for m in matches if m.get("status") == "over"]
+    if not finished:
+        return
+    labels = {
+        str(m["match_id"]): f"{str(m['match_id'])[:8]} · {', '.join(_names(m))} · "
+        f"🏆 {_winner(m)} · {m.get('rounds', 0)} {T('col.rounds').lower()}"
+        for m in finished
+    }
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    chosen = left.selectbox(T("matches.pick"), list(labels), format_func=labels.__getitem__,
+                            key="pick_match")  # fmt: skip
+    clicked = right.button(T("matches.open"), key="open_selected", type="primary")
+    if clicked and chosen and open_from_api(str(chosen)):
+        st.switch_page("app_pages/replay.py", query_params={"match": str(chosen)})
+
+
+def page() -> None:
+    status, name, rounds = _filters()
+    try:
+        found = Client(api_url()).list_matches(status="over" if status == "over" else None)
+    except ApiUnavailable as error:
+        st.warning(T("api.down", url=api_url(), error=error))
+        return
+    except ApiError as error:
+        st.error(T("api.error", error=error))
+        return
+    matches = [m for m in found if _keep(m, status, name, rounds)]
+    st.caption(T("matches.count", shown=len(matches), total=len(found)) + " · "
+               + T("matches.ongoing"))  # fmt: skip
+    if not matches:
+        st.info(T("matches.none"))
+        return
+    _table(matches)
+    _opener(matches)
+
+
+page()

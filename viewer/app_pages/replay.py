@@ -1,0 +1,76 @@
+"""Replay: step through a match event by event (buttons, slider, jump to round, autoplay)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from viewer import board, session
+from viewer.loader import match_panel
+from viewer.session import OpenMatch
+from viewer.ui import T, lang
+
+
+def _go(to: int) -> None:
+    session.go(to)
+
+
+def _from_slider() -> None:
+    session.go(int(st.session_state["slider"]))
+
+
+def _from_round() -> None:
+    match = session.current()
+    if match is not None:
+        session.go(match.replay.round_start.get(int(st.session_state["round_pick"]), 0))
+
+
+def _controls(match: OpenMatch) -> None:
+    replay, now = match.replay, session.step()
+    last = replay.last_step
+    buttons = st.columns([1, 1, 1, 1, 3, 2], vertical_alignment="bottom")
+    buttons[0].button(T("replay.first"), on_click=_go, args=(0,), disabled=now == 0,
+                      key="first")  # fmt: skip
+    buttons[1].button(T("replay.prev"), on_click=_go, args=(now - 1,), disabled=now == 0,
+                      key="prev")  # fmt: skip
+    buttons[2].button(T("replay.next"), on_click=_go, args=(now + 1,), disabled=now >= last,
+                      key="next", type="primary")  # fmt: skip
+    buttons[3].button(T("replay.last"), on_click=_go, args=(last,), disabled=now >= last,
+                      key="last")  # fmt: skip
+    rounds = sorted(replay.round_start)
+    if rounds:
+        st.session_state["round_pick"] = max(1, min(replay.round_at(now), rounds[-1]))
+        buttons[4].selectbox(T("replay.round"), rounds, key="round_pick", on_change=_from_round)
+    st.session_state["slider"] = now
+    if last > 0:
+        st.slider(T("replay.step"), 0, last, key="slider", on_change=_from_slider)
+
+
+def _board(match: OpenMatch) -> None:
+    if st.session_state.get("autoplay") and session.step() < match.replay.last_step:
+        session.go(session.step() + 1)
+    _controls(match)
+    frame = match.replay.frame(session.step())
+    here = lang()
+    board.current_event(frame, match.replay, here)
+    board.table(frame, match.replay.states[-1].starting_lives or 3, here)
+    left, right = st.columns([2, 3])
+    with left:
+        board.revealed(frame, match.replay, here)
+    with right:
+        board.running_log(frame, match.replay, here)
+
+
+def page() -> None:
+    match = match_panel()
+    if match is None:
+        return
+    if match.replay.stuck_at is not None:
+        st.error(T("audit.fail", version=match.replay.stuck_at))
+    auto, speed = st.columns([1, 2], vertical_alignment="center")
+    playing = auto.toggle(T("replay.autoplay"), key="autoplay")
+    seconds = speed.select_slider(T("replay.speed"), [0.25, 0.5, 1.0, 2.0], value=1.0,
+                                  key="speed")  # fmt: skip
+    st.fragment(_board, run_every=seconds if playing else None)(match)
+
+
+page()

@@ -1,0 +1,169 @@
+"""A replay: the match after every event, and what the table shows at each step (pure).
+
+Step ``k`` is the match after its first ``k`` events (step 0: before anything). A complete
+log (one that ends with the winner) shows every card; any other log is shown as a spectator
+sees it, through ``domain.redact`` and ``domain.view``, so no hidden card ever leaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from domain import Event, MatchState, evolve, initial_state, pending, redact, view
+from domain.audit import AuditRecord
+from domain.events import (
+    DealerKept,
+    ExchangeRequested,
+    InnChoiceMade,
+    InnResponded,
+    Kept,
+    MatchCreated,
+    MatchWon,
+    PackExchanged,
+    RoundScored,
+    RoundStarted,
+    SeatClaimed,
+)
+from viewer.captions import caption, seat_names
+from viewer.i18n import Lang
+
+_PARTY_FIELDS = ("seat", "target", "requester", "innkeeper", "winner", "on_behalf_of")
+
+
+def starts_a_command(event: Event) -> bool:
+    """Whether ``event`` is the first event of a command: a decision, a deal, a creation."""
+    if isinstance(event, PackExchanged):
+        return event.end == "bottom"
+    return isinstance(
+        event,
+        MatchCreated | SeatClaimed | RoundStarted | Kept | DealerKept | ExchangeRequested
+        | InnChoiceMade | InnResponded,
+    )  # fmt: skip
+
+
+def parties(event: Event) -> frozenset[int]:
+    """The seats an event is about (highlighted on the table)."""
+    if isinstance(event, RoundScored):
+        return frozenset(event.losers)
+    found = {getattr(event, name, None) for name in _PARTY_FIELDS}
+    return frozenset(s for s in found if isinstance(s, int))
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    card: str | None
+    lives: int
+    dealer: bool
+    deciding: bool
+    out: bool  # no lives: sits out
+    dead: bool  # eliminated during this round by a hunter or cat
+    skipped: bool
+    dealt: bool
+    involved: bool  # named by the current event
+    winner: bool
+
+
+@dataclass(frozen=True)
+class Frame:
+    step: int
+    total: int
+    round: int
+    event: Event | None
+    rows: tuple[SeatRow, ...]
+    revealed: tuple[tuple[int, str], ...]
+    pack_left: int
+    discard: int
+    log: tuple[int, ...]  # versions of this round's events up to the step
+
+
+@dataclass
+class Replay:
+    records: Sequence[AuditRecord]
+    events: list[Event] = field(init=False)
+    states: list[MatchState] = field(init=False)
+    full: bool = field(init=False)
+    stuck_at: int | None = field(init=False, default=None)  # first event the fold refused
+    round_start: dict[int, int] = field(init=False)  # round number -> step of its start
+    _captions: dict[Lang, list[str]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        raw = [r.event for r in self.records]
+        self.full = bool(raw) and isinstance(raw[-1], MatchWon)
+        self.events = raw if self.full else [redact(e, None) for e in raw]
+        self.states = [initial_state()]
+        self.round_start = {}
+        state = self.states[0]
+        for index, event in enumerate(raw, start=1):
+            try:
+                state = evolve(state, event)
+            except Exception:  # a tampered log the rules cannot follow further
+                self.stuck_at = index
+                break
+            self.states.append(state)
+            if isinstance(event, RoundStarted):
+                self.round_start[event.round] = index
+
+    @property
+    def last_step(self) -> int:
+        return len(self.states) - 1
+
+    @property
+    def names(self) -> list[str]:
+        return seat_names([spec.name for spec in self.states[-1].seats])
+
+    def captions(self, lang: Lang) -> list[str]:
+        """The caption of every event, in ``lang`` (computed once per language)."""
+        found = self._captions.get(lang)
+        if found is None:
+            names = self.names
+            found = [caption(e, names, lang) for e in self.events]
+            self._captions[lang] = found
+        return found
+
+    def round_at(self, step: int) -> int:
+        rnd = self.states[step].round
+        return rnd.number if rnd is not None else 0
+
+    def frame(self, step: int) -> Frame:
+        step = max(0, min(step, self.last_step))
+        state = self.states[step]
+        event = self.events[step - 1] if step > 0 else None
+        rnd = state.round
+        seen = view(state, None)
+        hands = rnd.hands if (self.full and rnd is not None) else seen.hands
+        boundary = step == self.last_step or starts_a_command(self.events[step])
+        decision = pending(state) if boundary else None
+        deciding = decision.seat if decision is not None else None
+        involved = parties(event) if event is not None else frozenset()
+        rows = tuple(
+            SeatRow(
+                seat=info.seat,
+                name=self.names[info.seat],
+                card=hands[info.seat] if info.seat < len(hands) else None,
+                lives=info.lives,
+                dealer=rnd is not None and seen.dealer == info.seat,
+                deciding=deciding == info.seat,
+                out=info.lives == 0 and not info.dead,
+                dead=info.dead,
+                skipped=info.skipped,
+                dealt=info.dealt,
+                involved=info.seat in involved,
+                winner=state.winner == info.seat,
+            )
+            for info in seen.seats
+        )
+        start = self.round_start.get(rnd.number, 1) if rnd is not None else 1
+        return Frame(
+            step=step,
+            total=len(self.records),
+            round=rnd.number if rnd is not None else 0,
+            event=event,
+            rows=rows,
+            revealed=tuple(rnd.revealed) if rnd is not None else (),
+            pack_left=(rnd.bottom - rnd.top + 1) if rnd is not None else 40,
+            discard=len(rnd.discard) if rnd is not None else 0,
+            log=tuple(range(start, step + 1)) if step > 0 else (),
+        )
