@@ -333,3 +333,15 @@ async def test_openapi_describes_every_route_and_error(client: Client) -> None:
     assert "seatToken" in spec["components"]["securitySchemes"]
     ui = await client.get("/schema")
     assert ui.status_code == 200 and "html" in ui.headers["content-type"]
+
+
+async def test_database_unavailable_is_503() -> None:
+    from api.app import create_app
+    from api.settings import Settings
+
+    dead = "postgresql+psycopg://postgres@127.0.0.1:1/none"
+    async with AsyncTestClient(app=create_app(Settings(database_url=dead))) as c:
+        assert (await c.get("/health")).status_code == 200
+        assert_problem(await c.get("/ready"), 503, "database-unavailable")
+        assert_problem(await c.post("/matches", json=TWO_HUMANS), 503, "database-unavailable")
+        assert_problem(await c.get("/matches"), 503, "database-unavailable")
