@@ -37,7 +37,7 @@ class CreateMatchIn(msgspec.Struct, forbid_unknown_fields=True):
     """A new match. A match of bots only is played to its end at once."""
 
     seats: Annotated[list[SeatIn], Meta(min_length=2, max_length=20, description="2 to 20 seats")]
-    starting_lives: Annotated[int, Meta(ge=1, le=99, description="Lives per seat")] = 3
+    starting_lives: Annotated[int, Meta(ge=1, le=20, description="Lives per seat (1 to 20)")] = 3
     seed: (
         Annotated[
             int,
