@@ -146,9 +146,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 async def _export(args: argparse.Namespace) -> int:
     from api.controllers.matches import export_lines
     from api.store import EventStore, create_engine
+    from api.store.migrate import check_schema
 
     engine = create_engine(_settings(args).database_url)
     try:
+        await check_schema(engine)
         store = EventStore(engine)
         record = await store.get_match(args.match_id)
         if record is None:
@@ -174,9 +176,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 async def _load_records(match_id: str, args: argparse.Namespace) -> bytes | None:
     from api.controllers.matches import export_lines
     from api.store import EventStore, create_engine
+    from api.store.migrate import check_schema
 
     engine = create_engine(_settings(args).database_url)
     try:
+        await check_schema(engine)
         store = EventStore(engine)
         if await store.get_match(match_id) is None:
             return None
@@ -259,8 +263,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from sqlalchemy.exc import DBAPIError
+
+    from api.store.events import StoreUnavailable
+    from api.store.migrate import SchemaOutOfDate
+
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except (SchemaOutOfDate, StoreUnavailable, OSError) as exc:
+        # a wrong or unmigrated database is the user's to fix: say how, without a traceback
+        print(f"cuccu {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except DBAPIError as exc:
+        print(f"cuccu {args.command}: the database refused: {exc.orig}", file=sys.stderr)
+        return 2
     return code
 
 
