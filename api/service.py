@@ -124,7 +124,12 @@ class Step:
 
 
 def _meta(step: Step) -> dict[str, Any]:
-    return {"actor": step.actor, "command": msgspec.to_builtins(step.command)}
+    # A round's pack and salt live in its round_started event (hidden until round_ended);
+    # metadata names the command only, so it can never carry a card.
+    command = step.command
+    if isinstance(command, StartRound):
+        return {"actor": step.actor, "command": {"type": "start_round"}}
+    return {"actor": step.actor, "command": msgspec.to_builtins(command)}
 
 
 def advance(state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]]:
