@@ -22,11 +22,17 @@ MatchStatus = Literal["new", "between_rounds", "in_round", "over"]
 
 
 class SeatIn(msgspec.Struct, forbid_unknown_fields=True):
-    """One seat at the table: a human (gets a secret token) or a bot of some level."""
+    """One seat at the table: a human (gets a secret token), a bot of some level, or an open
+    seat that a person claims later (`POST /matches/{id}/seats/{seat}/claim`)."""
 
     name: SeatName
     kind: Annotated[
-        Literal["human", "bot"], Meta(description="`human` seats are played with their token")
+        Literal["human", "bot", "open"],
+        Meta(
+            description="`human` seats are played with the token returned at creation; `open` "
+            "seats get no token until claimed (their `name` is a placeholder until then); "
+            "`bot` seats are played by the service"
+        ),
     ] = "human"
     bot_level: Annotated[
         BotLevel | None, Meta(description="Required for bots: `random` or `basic`")
@@ -66,7 +72,7 @@ class SeatToken(msgspec.Struct):
 class SeatSummary(msgspec.Struct):
     seat: int
     name: str
-    kind: str
+    kind: Annotated[str, Meta(description="`human`, `bot`, or `open` (not claimed yet)")]
     bot_level: str | None
     lives: int
 
@@ -82,13 +88,20 @@ class MatchSummary(msgspec.Struct):
     rounds: int
     version: int
     seeded: bool
+    open_seats: Annotated[
+        list[int],
+        Meta(description="Seats still waiting to be claimed; round 1 starts when none is left"),
+    ] = msgspec.field(default_factory=list)
 
 
 class CreatedMatch(msgspec.Struct):
     match_id: str
     version: int
     status: MatchStatus
-    seat_tokens: Annotated[list[SeatToken], Meta(description="One per human seat")]
+    seat_tokens: Annotated[
+        list[SeatToken],
+        Meta(description="One per `human` seat (an `open` seat gets its token when claimed)"),
+    ]
     view: Annotated[MatchView, Meta(description="The spectator's view of the new match")]
 
 
@@ -104,6 +117,34 @@ class MatchOut(msgspec.Struct):
     version: Annotated[int, Meta(description="Number of events in the match's stream")]
     seat: Annotated[int | None, Meta(description="The caller's seat; null for a spectator")]
     view: MatchView
+
+
+class ClaimIn(msgspec.Struct, forbid_unknown_fields=True):
+    """Take an open seat under a display name."""
+
+    name: SeatName
+
+
+class ClaimedSeat(msgspec.Struct):
+    match_id: str
+    seat: int
+    token: Annotated[
+        str,
+        Meta(
+            description="Secret bearer token of the claimed seat. Shown once (only in this "
+            "response), stored only hashed: keep it."
+        ),
+    ]
+    version: int
+    status: MatchStatus
+    view: Annotated[
+        MatchView,
+        Meta(description="The claimed seat's view (round 1 is dealt once every seat is taken)"),
+    ]
+    events: Annotated[
+        list[EventOut],
+        Meta(description="Events of the claim, and of round 1 and its bot turns if it started"),
+    ]
 
 
 class CommandIn(msgspec.Struct, forbid_unknown_fields=True):

@@ -31,6 +31,7 @@ from domain import (
     CARDS,
     GENESIS_HASH,
     Choose,
+    ClaimSeat,
     Command,
     CreateMatch,
     DomainError,
@@ -69,6 +70,8 @@ DOMAIN_ERRORS: dict[str, tuple[int, str, str]] = {
     "round_in_progress": (409, "round-in-progress", "A round is in progress"),
     "match_not_started": (409, "match-not-started", "Match not started"),
     "match_exists": (409, "match-exists", "Match already exists"),
+    "seats_open": (409, "seats-open", "Seats still open"),
+    "seat_taken": (409, "seat-taken", "Seat already taken"),
     "invalid_config": (422, "invalid-config", "Invalid match configuration"),
     "unknown_seat": (422, "unknown-seat", "Unknown seat"),
     "invalid_pack": (500, "internal-error", "Internal error"),
@@ -98,13 +101,15 @@ def shuffle(rng: random.Random) -> StartRound:
     return StartRound(pack=tuple(pack), salt=salt)
 
 
-def summary_of(state: MatchState) -> MatchSummary:
+def summary_of(state: MatchState, *, seats: bool = False) -> MatchSummary:
+    """The matches row after ``state``; ``seats`` also rewrites the stored seats (claims)."""
     return MatchSummary(
         status=state.status,
         lives=list(state.lives),
         winner=state.winner,
         rounds=state.rounds_played,
         version=state.version,
+        seats=[msgspec.to_builtins(s) for s in state.seats] if seats else None,
     )
 
 
@@ -124,12 +129,7 @@ class Step:
 
 
 def _meta(step: Step) -> dict[str, Any]:
-    # A round's pack and salt live in its round_started event (hidden until round_ended);
-    # metadata names the command only, so it can never carry a card.
-    command = step.command
-    if isinstance(command, StartRound):
-        return {"actor": step.actor, "command": {"type": "start_round"}}
-    return {"actor": step.actor, "command": msgspec.to_builtins(command)}
+    return {"actor": step.actor, "command": msgspec.to_builtins(step.command)}
 
 
 def advance(state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]]:
@@ -144,6 +144,8 @@ def advance(state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]
         if decision is None:
             break
         command: Command
+        if decision.kind == "claim_seat":
+            break  # open seats wait for people; the last claim deals round 1 (below)
         if decision.kind == "next_round":
             if state.rounds_played > 0 and has_live_human(state):
                 break  # a human starts the next round (round 1 is dealt at creation)
@@ -181,6 +183,17 @@ class Created:
     match_id: str
     tokens: dict[int, str]
     state: MatchState
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A seat claimed: its new token (shown once) and the events of the claim's transaction."""
+
+    match_id: str
+    seat: int
+    token: str
+    state: MatchState
+    events: list[tuple[int, Event]]
 
 
 @dataclass(frozen=True)
@@ -320,6 +333,49 @@ class MatchService:
             except ConcurrencyError:
                 continue  # someone else appended first: reload and decide again
             return CommandResult(200, body)
+        raise ServiceError(
+            409, "conflict", "Too much contention", "the match kept changing; try again"
+        )
+
+    async def claim(self, match_id: str, seat: int, name: str) -> Claimed:
+        """Claim an open seat under ``name`` and issue its token, in one transaction.
+
+        The claim that fills the last open seat also deals round 1 (with the match's shuffle
+        source) and lets the bots play until a human must decide. Two claimers of one seat race
+        on the stream's version: the loser reloads, finds the seat taken, and gets 409.
+        """
+        for _attempt in range(MAX_ATTEMPTS):
+            loaded = await self.load(match_id)
+            state = loaded.state
+            if not 0 <= seat < len(state.seats):
+                raise ServiceError(
+                    404, "seat-not-found", "Seat not found",
+                    f"match {match_id!r} has no seat {seat}",
+                )  # fmt: skip
+            command = ClaimSeat(seat=seat, name=name)
+            try:
+                new_state, events = apply(state, command)
+                steps = [Step(command, f"seat:{seat}", events)]
+                new_state, more = advance(new_state, loaded.record.seed)
+                steps += more
+            except DomainError as exc:
+                raise domain_problem(exc) from exc
+            token = secrets.token_urlsafe(32)
+            all_events = [e for s in steps for e in s.events]
+            try:
+                await self.store.commit(
+                    match_id,
+                    expected_version=state.version,
+                    prev_hash=loaded.last_hash,
+                    events=all_events,
+                    metas=[_meta(s) for s in steps for _ in s.events],
+                    summary=summary_of(new_state, seats=True),
+                    seat_tokens={seat: hash_token(token)},
+                )
+            except ConcurrencyError:
+                continue  # someone else appended first: reload (the seat may be taken now)
+            numbered = list(enumerate(all_events, start=state.version + 1))
+            return Claimed(match_id, seat, token, new_state, numbered)
         raise ServiceError(
             409, "conflict", "Too much contention", "the match kept changing; try again"
         )

@@ -11,11 +11,15 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
-from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.enums import RequestEncodingType
+from litestar.openapi.spec import Example
+from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
 from api.models import (
+    ClaimedSeat,
+    ClaimIn,
     CommandIn,
     CommandOut,
     CreatedMatch,
@@ -107,6 +111,7 @@ def summarize(r: MatchRecord) -> MatchSummary:
         rounds=r.rounds,
         version=r.version,
         seeded=r.seed is not None,
+        open_seats=[i for i, s in enumerate(r.seats) if s.get("kind") == "open"],
     )
 
 
@@ -139,6 +144,55 @@ def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
         ) from exc
 
 
+CREATE_EXAMPLES = [
+    Example(
+        id="vs_bots",
+        summary="You against three bots",
+        value={
+            "seats": [
+                {"name": "Ann"},
+                {"name": "Bo", "kind": "bot", "bot_level": "basic"},
+                {"name": "Cy", "kind": "bot", "bot_level": "random"},
+                {"name": "Di", "kind": "bot", "bot_level": "basic"},
+            ],
+            "starting_lives": 3,
+        },
+    ),
+    Example(
+        id="lobby",
+        summary="Two open seats for other people, and two bots",
+        value={
+            "seats": [
+                {"name": "open", "kind": "open"},
+                {"name": "open", "kind": "open"},
+                {"name": "Bo", "kind": "bot", "bot_level": "basic"},
+                {"name": "Cy", "kind": "bot", "bot_level": "basic"},
+            ]
+        },
+    ),
+    Example(
+        id="bots_only",
+        summary="A reproducible match of bots, played to its end at once",
+        value={
+            "seats": [{"name": f"bot{i}", "kind": "bot", "bot_level": "basic"} for i in range(4)],
+            "starting_lives": 2,
+            "seed": 42,
+        },
+    ),
+]
+
+COMMAND_EXAMPLES = [
+    Example(id="keep", summary="Keep your card", value={"type": "keep"}),
+    Example(
+        id="exchange_at",
+        summary="Exchange, only if the match is still at version 12",
+        value={"type": "exchange", "expected_version": 12},
+    ),
+    Example(id="inn", summary="Ask the innkeeper to pay", value={"type": "inn_ask_pay"}),
+    Example(id="next_round", summary="Deal the next round", value={"type": "next_round"}),
+]
+
+
 class MatchController(Controller):
     path = "/matches"
     tags = ["matches"]
@@ -148,23 +202,31 @@ class MatchController(Controller):
         summary="Create a match",
         description=(
             "Creates a match and deals its first round. Answers with one secret token per "
-            "human seat (shown only here). A match of bots only is played to its end at once."
+            "human seat (shown only here). A match of bots only is played to its end at once. "
+            "With `open` seats, the match waits in the lobby (`GET /matches?open_seats=true`) "
+            "until every open seat is claimed (`POST /matches/{id}/seats/{seat}/claim`); the "
+            "last claim deals round 1."
         ),
         status_code=201,
         responses=responses(400, 413, 422, 503),
     )
     async def create(
-        self, data: JSONBody[CreateMatchIn], service: NamedDependency[MatchService]
+        self,
+        data: Annotated[
+            CreateMatchIn,
+            Body(media_type=RequestEncodingType.JSON, examples=CREATE_EXAMPLES),
+        ],
+        service: NamedDependency[MatchService],
     ) -> CreatedMatch:
         for i, seat in enumerate(data.seats):
             if seat.kind == "bot" and seat.bot_level is None:
                 raise ServiceError(
                     422, "validation-error", "Invalid values", f"seat {i}: a bot needs a bot_level"
                 )
-            if seat.kind == "human" and seat.bot_level is not None:
+            if seat.kind != "bot" and seat.bot_level is not None:
                 raise ServiceError(
                     422, "validation-error", "Invalid values",
-                    f"seat {i}: a human seat has no bot_level",
+                    f"seat {i}: a {seat.kind} seat has no bot_level",
                 )  # fmt: skip
         if data.first_dealer is not None and data.first_dealer >= len(data.seats):
             raise ServiceError(
@@ -189,7 +251,10 @@ class MatchController(Controller):
     @get(
         "/",
         summary="List matches",
-        description="Newest first, with cursor pagination and an optional status filter.",
+        description=(
+            "Newest first, with cursor pagination and optional filters. "
+            "`open_seats=true` is the lobby: matches with seats anyone may claim."
+        ),
         responses=responses(422, 503),
     )
     async def list_matches(
@@ -203,9 +268,18 @@ class MatchController(Controller):
             QueryParameter(description="`next_cursor` of the previous page", max_length=200),
         ] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=100, description="Page size")] = 20,
+        open_seats: Annotated[
+            bool | None,
+            QueryParameter(
+                description="`true`: the lobby, matches waiting for open seats to be claimed; "
+                "`false`: matches with every seat taken"
+            ),
+        ] = None,
     ) -> MatchList:
         before = decode_cursor(cursor) if cursor else None
-        rows = await store.list_matches(status=status, before=before, limit=limit + 1)
+        rows = await store.list_matches(
+            status=status, before=before, limit=limit + 1, open_seats=open_seats
+        )
         page = rows[:limit]
         next_cursor = encode_cursor(page[-1]) if len(rows) > limit and page else None
         return MatchList(matches=[summarize(r) for r in page], next_cursor=next_cursor)
@@ -252,7 +326,10 @@ class MatchController(Controller):
     async def command(
         self,
         match_id: MatchId,
-        data: JSONBody[CommandIn],
+        data: Annotated[
+            CommandIn,
+            Body(media_type=RequestEncodingType.JSON, examples=COMMAND_EXAMPLES),
+        ],
         service: NamedDependency[MatchService],
         store: NamedDependency[EventStore],
         authorization: Annotated[
@@ -304,6 +381,48 @@ class MatchController(Controller):
             status_code=result.status_code,
             media_type="application/json",
             headers=headers,
+        )
+
+    @post(
+        "/{match_id:str}/seats/{seat:int}/claim",
+        summary="Claim an open seat",
+        description=(
+            "Takes an `open` seat under a display name and answers with that seat's secret "
+            "token, shown only here (201). The claim that fills the last open seat deals "
+            "round 1 and lets bot seats play, in the same transaction. A seat already taken "
+            "(also by a concurrent claim: exactly one of two racing claimers wins) is 409 "
+            "`seat-taken`; an unknown match or seat is 404. Claims need no token. Do not retry "
+            "a claim whose outcome you did not see: its token is never shown again."
+        ),
+        status_code=201,
+        response_description="The claimed seat's token (shown only here) and its view",
+        responses=responses(400, 404, 409, 413, 422, 503),
+    )
+    async def claim(
+        self,
+        match_id: MatchId,
+        seat: Annotated[int, PathParameter(description="The open seat's number (0-based)")],
+        data: Annotated[
+            ClaimIn,
+            Body(
+                media_type=RequestEncodingType.JSON,
+                examples=[Example(id="claim", summary="Claim as Ann", value={"name": "Ann"})],
+            ),
+        ],
+        service: NamedDependency[MatchService],
+        store: NamedDependency[EventStore],
+    ) -> ClaimedSeat:
+        await existing(store, match_id)
+        claimed = await service.claim(match_id, seat, data.name.strip())
+        state = claimed.state
+        return ClaimedSeat(
+            match_id=match_id,
+            seat=seat,
+            token=claimed.token,
+            version=state.version,
+            status=state.status,
+            view=view(state, seat),
+            events=event_outs(claimed.events, seat, state.status == "over"),
         )
 
     @get(

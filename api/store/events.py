@@ -80,6 +80,8 @@ class MatchSummary:
     winner: int | None
     rounds: int
     version: int
+    #: the seats as they are now (after claims); None leaves the stored seats as they are
+    seats: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -189,12 +191,21 @@ class EventStore:
         status: str | None = None,
         before: tuple[dt.datetime, str] | None = None,
         limit: int = 20,
+        open_seats: bool | None = None,
     ) -> list[MatchRecord]:
-        """Newest first; ``before`` is the (created_at, id) of the last row already seen."""
+        """Newest first; ``before`` is the (created_at, id) of the last row already seen.
+
+        ``open_seats``: True for matches waiting for seats to be claimed (the lobby), False for
+        the others. A match has open seats exactly while it is between rounds before its first
+        round: the service deals round 1 in the transaction that fills the last seat.
+        """
         m = t.matches
         query = sa.select(m).order_by(m.c.created_at.desc(), m.c.id.desc()).limit(limit)
         if status is not None:
             query = query.where(m.c.status == status)
+        if open_seats is not None:
+            waiting = sa.and_(m.c.status == "between_rounds", m.c.rounds == 0)
+            query = query.where(waiting if open_seats else sa.not_(waiting))
         if before is not None:
             created, mid = before
             query = query.where(
@@ -249,10 +260,12 @@ class EventStore:
         metas: Sequence[Mapping[str, Any] | None] | None = None,
         new_match: NewMatch | None = None,
         idempotency: IdempotencyRecord | None = None,
+        seat_tokens: Mapping[int, str] | None = None,
     ) -> list[StoredEvent]:
         """Append ``events`` after ``expected_version`` in one transaction.
 
         ``metas`` (one per event) overrides ``meta`` (the same for every event).
+        ``seat_tokens`` (seat -> token hash) adds tokens to an existing match (claimed seats).
         Raises :class:`ConcurrencyError` when the stream is no longer at
         ``expected_version`` (or the match id or idempotency key was taken meanwhile).
         """
@@ -275,7 +288,7 @@ class EventStore:
                 }
             )
             prev = h
-        summary_values = {
+        summary_values: dict[str, Any] = {
             "status": summary.status,
             "lives": summary.lives,
             "winner": summary.winner,
@@ -283,6 +296,8 @@ class EventStore:
             "version": summary.version,
             "updated_at": stamp,
         }
+        if summary.seats is not None:
+            summary_values["seats"] = summary.seats
         try:
             async with self.engine.begin() as conn:
                 if new_match is not None:
@@ -318,6 +333,14 @@ class EventStore:
                         raise ConcurrencyError(
                             f"match {match_id} is no longer at version {expected_version}"
                         )
+                if seat_tokens:
+                    await conn.execute(
+                        sa.insert(t.seat_tokens),
+                        [
+                            {"match_id": match_id, "seat": s, "token_sha256": h}
+                            for s, h in sorted(seat_tokens.items())
+                        ],
+                    )
                 if rows:
                     await conn.execute(sa.insert(t.events), rows)
                 if idempotency is not None:

@@ -1,0 +1,174 @@
+"""Open seats over the API, on SQLite and on PostgreSQL: claims, the lobby, races, a full match."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from litestar.testing import AsyncTestClient
+
+from domain.audit import audit, parse_ndjson
+from tests.api.helpers import assert_problem, bearer
+
+Client = AsyncTestClient[Any]
+
+LOBBY: dict[str, Any] = {
+    "seats": [
+        {"name": "Ann"},
+        {"name": "open", "kind": "open"},
+        {"name": "Bo", "kind": "bot", "bot_level": "basic"},
+        {"name": "open", "kind": "open"},
+    ],
+    "starting_lives": 2,
+    "first_dealer": 3,
+    "seed": 5,
+}
+
+
+async def create(client: Client, body: dict[str, Any]) -> dict[str, Any]:
+    resp = await client.post("/matches", json=body)
+    assert resp.status_code == 201, resp.text
+    data: dict[str, Any] = resp.json()
+    return data
+
+
+async def claim(client: Client, mid: str, seat: int, name: str) -> Any:
+    return await client.post(f"/matches/{mid}/seats/{seat}/claim", json={"name": name})
+
+
+async def test_open_seats_wait_in_the_lobby_and_refuse_play(client: Client) -> None:
+    created = await create(client, LOBBY)
+    mid = created["match_id"]
+    assert [t["seat"] for t in created["seat_tokens"]] == [0]  # no token for open seats
+    assert created["status"] == "between_rounds"
+    assert created["view"]["pending"] == {"seat": None, "kind": "claim_seat", "choices": ["claim"]}
+    assert created["view"]["round"] == 0
+    ann = bearer(created["seat_tokens"][0]["token"])
+    url = f"/matches/{mid}/commands"
+    for choice in ("keep", "next_round"):
+        body = assert_problem(await client.post(url, json={"type": choice}, headers=ann), 409,
+                              "seats-open")  # fmt: skip
+        assert body["code"] == "seats_open"
+    lobby = (await client.get("/matches?open_seats=true")).json()
+    assert [m["match_id"] for m in lobby["matches"]] == [mid]
+    assert lobby["matches"][0]["open_seats"] == [1, 3]
+    assert [s["kind"] for s in lobby["matches"][0]["seats"]] == ["human", "open", "bot", "open"]
+    other = await create(client, {"seats": [{"name": "a"}, {"name": "b"}]})
+    full = (await client.get("/matches?open_seats=false")).json()
+    assert [m["match_id"] for m in full["matches"]] == [other["match_id"]]
+    assert full["matches"][0]["open_seats"] == []
+    assert (await client.get(f"/matches/{mid}/export")).status_code == 409
+
+
+async def test_claims_issue_tokens_once_and_the_last_deals_round_one(client: Client) -> None:
+    created = await create(client, LOBBY)
+    mid = created["match_id"]
+    version = created["version"]
+    first = await claim(client, mid, 1, "  Cleo ")
+    assert first.status_code == 201, first.text
+    one = first.json()
+    assert one["seat"] == 1 and one["status"] == "between_rounds"
+    assert one["version"] == version + 1
+    assert [e["event"] for e in one["events"]] == [
+        {"type": "seat_claimed", "seat": 1, "name": "Cleo"}
+    ]
+    token1 = one["token"]
+    assert len(token1) >= 43 and token1 != created["seat_tokens"][0]["token"]
+    me = (await client.get(f"/matches/{mid}", headers=bearer(token1))).json()
+    assert me["seat"] == 1 and me["view"]["seats"][1]["name"] == "Cleo"
+    assert me["view"]["seats"][1]["kind"] == "human"
+    # taken, unknown seat, unknown match, a bot's or a human's seat, bad names
+    body = assert_problem(await claim(client, mid, 1, "Dan"), 409, "seat-taken")
+    assert body["code"] == "seat_taken"
+    assert_problem(await claim(client, mid, 0, "Dan"), 409, "seat-taken")
+    assert_problem(await claim(client, mid, 2, "Dan"), 409, "seat-taken")
+    assert_problem(await claim(client, mid, 4, "Dan"), 404, "seat-not-found")
+    assert_problem(await claim(client, mid, -1, "Dan"), 404, "seat-not-found")
+    assert (await client.post(f"/matches/{mid}/seats/x/claim", json={"name": "D"})).status_code \
+        == 404  # fmt: skip
+    unknown = "00000000-0000-0000-0000-000000000000"
+    assert_problem(await claim(client, unknown, 1, "Dan"), 404, "match-not-found")
+    for bad in ({"name": ""}, {"name": "   "}, {"name": "x" * 41}, {}, {"name": "a", "x": 1}):
+        resp = await client.post(f"/matches/{mid}/seats/3/claim", json=bad)
+        assert_problem(resp, 422, "validation-error")
+    resp = await client.post(f"/matches/{mid}/seats/3/claim", content=b"{")
+    assert_problem(resp, 400, "malformed-request")
+    # the last claim deals round 1 in the same transaction
+    last = await claim(client, mid, 3, "Dan")
+    assert last.status_code == 201, last.text
+    done = last.json()
+    types = [e["event"]["type"] for e in done["events"]]
+    assert types[:3] == ["seat_claimed", "round_started", "card_dealt"]
+    assert done["status"] in ("in_round", "between_rounds", "over")
+    assert done["view"]["round"] == 1
+    assert done["view"]["pending"]["kind"] != "claim_seat"
+    for e in done["events"]:  # the claimant sees only its own cards
+        if e["event"]["type"] == "card_dealt":
+            assert (e["event"]["card"] is not None) == (e["event"]["seat"] == 3)
+    lobby = (await client.get("/matches?open_seats=true")).json()
+    assert lobby["matches"] == []
+    listed = (await client.get("/matches")).json()["matches"][0]
+    assert [s["name"] for s in listed["seats"]] == ["Ann", "Cleo", "Bo", "Dan"]
+    assert listed["open_seats"] == []
+    assert_problem(await claim(client, mid, 3, "Eve"), 409, "seat-taken")
+
+
+async def test_racing_claimers_exactly_one_wins_each_seat(client: Client) -> None:
+    seats = [{"name": "open", "kind": "open"} for _ in range(4)]
+    created = await create(client, {"seats": seats, "starting_lives": 1})
+    mid = created["match_id"]
+    results = await asyncio.gather(
+        *(claim(client, mid, seat, f"p{seat}-{n}") for n in range(3) for seat in range(4))
+    )
+    wins = [r for r in results if r.status_code == 201]
+    losses = [r for r in results if r.status_code != 201]
+    assert sorted(r.json()["seat"] for r in wins) == [0, 1, 2, 3]
+    assert len(losses) == 8
+    for r in losses:
+        assert_problem(r, 409, "seat-taken")
+    for r in wins:
+        got = (await client.get(f"/matches/{mid}", headers=bearer(r.json()["token"]))).json()
+        assert got["seat"] == r.json()["seat"]
+    events = (await client.get(f"/matches/{mid}/events")).json()["events"]
+    claimed = [e["event"]["seat"] for e in events if e["event"]["type"] == "seat_claimed"]
+    assert sorted(claimed) == [0, 1, 2, 3]
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert sum(e["event"]["type"] == "round_started" for e in events) == 1
+
+
+async def test_a_match_of_claimed_seats_plays_to_the_end_and_audits(client: Client) -> None:
+    body = {
+        "seats": [
+            {"name": "open", "kind": "open"},
+            {"name": "Bo", "kind": "bot", "bot_level": "basic"},
+            {"name": "open", "kind": "open"},
+        ],
+        "starting_lives": 2,
+        "seed": 21,
+    }
+    mid = (await create(client, body))["match_id"]
+    tokens = {}
+    for seat in (2, 0):
+        resp = await claim(client, mid, seat, f"player{seat}")
+        assert resp.status_code == 201, resp.text
+        tokens[seat] = bearer(resp.json()["token"])
+    for _ in range(1000):
+        current = (await client.get(f"/matches/{mid}", headers=tokens[0])).json()
+        pending = current["view"]["pending"]
+        if pending is None:
+            break
+        seat = 0 if pending["seat"] is None else pending["seat"]
+        resp = await client.post(
+            f"/matches/{mid}/commands",
+            json={"type": pending["choices"][0], "expected_version": current["version"]},
+            headers=tokens[seat],
+        )
+        assert resp.status_code == 200, resp.text
+    final = (await client.get(f"/matches/{mid}")).json()
+    assert final["view"]["status"] == "over"
+    export = await client.get(f"/matches/{mid}/export")
+    lines = [json.loads(line) for line in export.text.splitlines()]
+    assert [ln["meta"]["actor"] for ln in lines[1:3]] == ["seat:2", "seat:0"]
+    report = audit(parse_ndjson(export.text))
+    assert report.ok, report
