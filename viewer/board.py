@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from viewer.captions import card_chip
@@ -40,9 +39,11 @@ def _seat(row: SeatRow, start_lives: int, lang: Lang) -> None:
         st.markdown(f":orange-background[{name}]" if row.involved else name)
         if row.card is not None:
             st.markdown(f"### {card_chip(row.card, lang)}")
+            note = ""
         else:
             st.markdown("### 🂠" if row.dealt else "### —")
-            st.caption(T("seat.hidden") if row.dealt else T("seat.undealt") if not row.out else "")
+            note = T("seat.hidden") if row.dealt else T("seat.undealt") if not row.out else ""
+        st.caption(note or "&nbsp;")
         st.markdown(_hearts(row.lives, start_lives))
         st.caption(_badges(row))
 
@@ -82,12 +83,10 @@ def running_log(frame: Frame, replay: Replay, lang: Lang) -> None:
         return
     captions = replay.captions(lang)
     versions = list(reversed(frame.log))  # newest first, so the current event is on top
-    data = pd.DataFrame({"#": versions, T("col.what"): [captions[v - 1] for v in versions]})
-    current = frame.step
-
-    def mark(row: pd.Series) -> list[str]:
-        style = "background-color: #fde68a; font-weight: 600" if row["#"] == current else ""
-        return [style] * len(row)
-
-    st.dataframe(data.style.apply(mark, axis=1), hide_index=True, width="stretch",
-                 height=min(38 + 35 * len(versions), 420))  # fmt: skip
+    lines = [f"| # | {T('col.what')} |", "|---:|---|"]
+    for v in versions:
+        text = captions[v - 1].replace("|", "\\|")
+        lines.append(f"| **{v}** | :orange-background[**{text}**] |" if v == frame.step
+                     else f"| {v} | {text} |")  # fmt: skip
+    with st.container(height=min(60 + 36 * len(versions), 420), border=False):
+        st.markdown("\n".join(lines))

@@ -57,8 +57,10 @@ def card_chip(card: str | None, lang: Lang) -> str:
     """The card name with its icon, for tables."""
     if card is None:
         return "🂠"
-    icon = ICONS.get(rank(card), "")
-    return f"{icon} {card_name(card, lang)}".strip()
+    kind = rank(card)
+    if kind.isdigit():
+        return f"{card_name(card, lang)} ({kind})"
+    return f"{ICONS.get(kind, '')} {card_name(card, lang)}".strip()
 
 
 def seat_names(names: Sequence[str]) -> list[str]:

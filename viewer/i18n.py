@@ -212,6 +212,14 @@ TEXT: Final[dict[str, tuple[str, str, str, str]]] = {
         "Baralho: {left} cartas · descarte: {discard}",
         "กองไพ่: {left} ใบ · ทิ้ง: {discard}",
     ),
+    "replay.stuck": (
+        "The rules cannot follow this log past event {version}; the Audit page says why.",
+        "Les règles ne peuvent pas suivre ce journal après l'événement {version} ; la page "
+        "Audit explique pourquoi.",
+        "As regras não conseguem seguir este registro depois do evento {version}; a página "
+        "Auditoria explica por quê.",
+        "กติกาไม่สามารถติดตามบันทึกนี้ต่อหลังเหตุการณ์ {version} ได้ ดูเหตุผลในหน้าตรวจสอบ",
+    ),
     "seat.dealer": ("dealer", "donneur", "dealer", "เจ้ามือ"),
     "seat.deciding": ("to decide", "doit décider", "decide agora", "ถึงตาตัดสินใจ"),
     "seat.out": ("out", "éliminé", "fora", "ออกแล้ว"),

@@ -60,7 +60,7 @@ def _start_from_form() -> None:
 def _new_match_form() -> None:
     st.info(T("play.intro"))
     with st.form("new_game"):
-        st.text_input(T("play.name"), value="You", max_chars=40, key="play_name")
+        st.text_input(T("play.name"), value="Player", max_chars=40, key="play_name")
         st.selectbox(T("play.level"), LEVELS, key="play_level",
                      format_func=lambda x: T(f"level.{x}"))  # fmt: skip
         st.number_input(T("play.lives"), 1, 9, 3, key="play_lives")
@@ -107,12 +107,11 @@ def _decision(game: Game, names: list[str]) -> None:
         st.button(T("play.refresh"), key="refresh", on_click=_follow, args=(game,))
         return
     st.markdown(f"**{T('play.decide')}**")
-    columns = st.columns(len(decision.choices))
-    for column, choice in zip(columns, decision.choices, strict=True):
-        key = (
-            "dealer_exchange" if decision.kind == "dealer_turn" and choice == "exchange" else choice
-        )
-        column.button(T(f"choice.{key}"), key=f"do_{choice}", on_click=_act, args=(choice,),
+    with st.container(horizontal=True):
+        for choice in decision.choices:
+            dealer = decision.kind == "dealer_turn" and choice == "exchange"
+            st.button(T("choice.dealer_exchange" if dealer else f"choice.{choice}"),
+                      key=f"do_{choice}", on_click=_act, args=(choice,),
                       type="primary" if choice != "keep" else "secondary")  # fmt: skip
 
 

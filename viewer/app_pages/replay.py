@@ -65,7 +65,7 @@ def page() -> None:
     if match is None:
         return
     if match.replay.stuck_at is not None:
-        st.error(T("audit.fail", version=match.replay.stuck_at))
+        st.error(T("replay.stuck", version=match.replay.stuck_at))
     auto, speed = st.columns([1, 2], vertical_alignment="center")
     playing = auto.toggle(T("replay.autoplay"), key="autoplay")
     seconds = speed.select_slider(T("replay.speed"), [0.25, 0.5, 1.0, 2.0], value=1.0,

@@ -1,0 +1,129 @@
+"""The viewer's pure parts: translations, captions, the replay model, chart numbers, rules."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from msgspec.structs import replace
+
+from domain import CARDS, view
+from domain.audit import chain
+from domain.events import (
+    CardRevealed,
+    LifeLost,
+    LivesReset,
+    RoundEnded,
+    RoundScored,
+)
+from viewer.captions import caption, card_name
+from viewer.i18n import LANGS, TEXT, tr
+from viewer.replay_model import Replay
+from viewer.simulate import bot_match
+from viewer.stats import lives_curve, tallies
+
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("key", sorted(TEXT))
+def test_every_label_exists_in_four_languages_with_the_same_placeholders(key: str) -> None:
+    texts = TEXT[key]
+    assert len(texts) == 4 and all(t.strip() for t in texts)
+    assert len({frozenset(_fields(t)) for t in texts}) == 1, texts
+
+
+def test_an_unknown_key_reads_as_itself() -> None:
+    assert tr("fr", "no.such.key") == "no.such.key"
+
+
+def test_every_event_of_many_matches_has_a_caption_in_every_language() -> None:
+    events = [e for seed in range(30) for e in bot_match(seed, seats=2 + seed % 5)]
+    kinds = {type(e).__name__ for e in events}
+    assert {"CardRevealed", "ExchangeReversed", "PledgeMade", "LivesReset"} <= kinds
+    names = [f"S{i}" for i in range(6)]
+    for lang in LANGS:
+        for event in events:
+            text = caption(event, names, lang)
+            assert text and "{" not in text and text != type(event).__name__
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_every_card_has_a_name(lang: str) -> None:
+    assert len({card_name(c, lang) for c in CARDS}) == 20  # the two copies read the same
+    assert card_name(None, lang) == tr(lang, "card.hidden")
+
+
+def test_a_finished_match_replays_with_every_card() -> None:
+    events = bot_match(8)
+    replay = Replay(chain(events))
+    assert replay.full and replay.last_step == len(events) and replay.stuck_at is None
+    assert sorted(replay.round_start) == list(range(1, sum(isinstance(e, RoundEnded)
+                                                               for e in events) + 1))  # fmt: skip
+    for step in range(replay.last_step + 1):
+        frame = replay.frame(step)
+        rnd = replay.states[step].round
+        if rnd is not None:
+            assert [row.card for row in frame.rows] == list(rnd.hands)
+    last = replay.frame(replay.last_step)
+    assert sum(row.winner for row in last.rows) == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_unfinished_log_never_shows_a_hidden_card(seed: int) -> None:
+    events = bot_match(seed)
+    ends = [i for i, e in enumerate(events) if isinstance(e, RoundEnded)]
+    cut = ends[len(ends) // 2] + 12  # in the middle of a round
+    replay = Replay(chain(events[:cut]))
+    assert not replay.full
+    for step in range(replay.last_step + 1):
+        state = replay.states[step]
+        public = view(state, None).hands
+        frame = replay.frame(step)
+        shown = {(row.seat, row.card) for row in frame.rows if row.card is not None}
+        revealed = set(frame.revealed)
+        scored = {
+            (s, c) for e in (state.round.log if state.round else ())
+            if isinstance(e, RoundScored) for s, c in zip(e.live, e.cards, strict=True)
+        }  # fmt: skip
+        assert shown <= revealed | scored | {(s, c) for s, c in enumerate(public) if c}
+        assert all(getattr(e, "card", "shown") is None for e in replay.events
+                   if type(e).__name__ == "CardDealt")  # fmt: skip
+
+
+def test_a_tampered_log_replays_up_to_the_event_the_rules_cannot_follow() -> None:
+    events = bot_match(2)
+    at = next(i for i, e in enumerate(events) if isinstance(e, CardRevealed))
+    events[at] = replace(events[at], card="joker#9")  # no such card
+    replay = Replay(chain(events))
+    assert replay.stuck_at == at + 1 and replay.last_step == at
+    assert replay.frame(10_000).step == at
+
+
+def test_the_lives_curve_and_tallies_add_up() -> None:
+    events = bot_match(9)
+    curve = lives_curve(events)
+    rounds = [e.round for e in events if isinstance(e, RoundEnded)]
+    assert curve.rounds == [0, *rounds]
+    assert curve.lives[0] == [3, 3, 3, 3]
+    counts = tallies(events, 4)
+    losses = sum(1 for e in events if isinstance(e, LifeLost))
+    assert sum(c[k] for c in counts for k in c if k.startswith("lost:")) == losses
+    if not any(isinstance(e, LivesReset) for e in events):
+        assert sum(3 - n for n in curve.lives[-1]) == losses
+    reveals = sum(1 for e in events if isinstance(e, CardRevealed))
+    assert reveals >= sum(c["refused"] for c in counts)
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_the_rules_text_names_every_card_in_its_language(lang: str) -> None:
+    text = (RULES / f"{lang}.md").read_text(encoding="utf-8")
+    assert text.startswith("# Cuccù")
+    for rank in ("lion", "mask", "bucket", "zero", "inn", "cat", "horse", "hunter", "cuckoo",
+                 "fool"):  # fmt: skip
+        assert tr(lang, f"rank.{rank}").lower() in text.lower(), rank
+    assert "14½" in text and "XIIII" in text and "cuccu verify" in text
