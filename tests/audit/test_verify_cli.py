@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
-from domain.audit import chain, to_ndjson
+from api.controllers.matches import export_lines
+from domain.audit import chain, parse_ndjson, to_ndjson
 from viewer.simulate import bot_match
 
 
@@ -55,3 +56,34 @@ def test_verify_a_stored_match_by_id(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["--database-url", url, "verify", match_id]) == 0
     assert "audit passed" in capsys.readouterr().out
     assert main(["--database-url", url, "verify", "no-such-match"]) == 2
+
+
+def test_the_audit_passes_on_every_match_the_service_stores(tmp_path: Path) -> None:
+    """Matches played and stored by the real service (bots, seeded shuffles, hash chain)."""
+    import asyncio
+
+    from api.store import EventStore, create_engine
+    from domain.audit import audit, render
+
+    url = f"sqlite:///{tmp_path / 'cuccu.db'}"
+    assert main(["--database-url", url, "db", "upgrade"]) == 0
+    for level, seats in (("basic", "4"), ("random", "3"), ("basic", "6")):
+        args = ["simulate", "-n", "10", "--store", "--level", level, "--seats", seats]
+        assert main(["--database-url", url, *args]) == 0
+
+    async def reports() -> list[str]:
+        engine = create_engine(url)
+        try:
+            store = EventStore(engine)
+            found = []
+            for match in await store.list_matches(limit=100):
+                stored = await store.load(match.id)
+                report = audit(parse_ndjson(export_lines(stored)))
+                found.append("ok" if report.ok else render(report))
+            return found
+        finally:
+            await engine.dispose()
+
+    results = asyncio.run(reports())
+    assert len(results) == 30
+    assert results == ["ok"] * 30, next(r for r in results if r != "ok")

@@ -270,3 +270,4 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
     assert "The match is over" in at.success[0].value
     at.button(key="play_replay").click().run()
     assert "Next ▶" in [b.label for b in at.button]
+    assert at.session_state["cuccu_open_match"].report.ok  # the audit passes on it
