@@ -268,6 +268,13 @@ TEXT: Final[dict[str, tuple[str, str, str, str]]] = {
         "O evento como registrado",
         "เหตุการณ์ตามที่บันทึกไว้",
     ),
+    "audit.hidden": (
+        "Details are shown for finished matches only: they may name hidden cards.",
+        "Les détails ne sont montrés que pour les parties terminées : ils peuvent nommer des "
+        "cartes cachées.",
+        "Os detalhes só aparecem para partidas terminadas: podem citar cartas ocultas.",
+        "แสดงรายละเอียดเฉพาะแมตช์ที่จบแล้ว เพราะอาจเอ่ยถึงไพ่ที่ซ่อนอยู่",
+    ),
     "check.hash_chain": ("Hash chain", "Chaîne de hachage", "Cadeia de hashes", "สายโซ่แฮช"),
     "check.commitments": (
         "Shuffle commitments",

@@ -271,3 +271,13 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
     at.button(key="play_replay").click().run()
     assert "Next ▶" in [b.label for b in at.button]
     assert at.session_state["cuccu_open_match"].report.ok  # the audit passes on it
+
+
+def test_the_audit_of_an_unfinished_log_names_no_hidden_card(export_text: str) -> None:
+    lines = export_text.splitlines()
+    cut = next(i for i, line in enumerate(lines) if '"type":"round_ended"' in line) + 8
+    at = upload(open_page("audit"), "\n".join(lines[:cut]) + "\n", "running.ndjson")
+    failing = [e.value for e in at.error[1:]]
+    assert any("Complete match" in f for f in failing)
+    assert all("finished matches only" in f for f in failing)
+    assert not at.expander or all("as recorded" not in e.label for e in at.expander)

@@ -18,7 +18,9 @@ def _check(match: OpenMatch, check: CheckResult) -> None:
         st.success(f"**{title}** — {T('audit.pass', checked=check.checked)}  \n{why}", icon="✅")
         return
     version = check.version or 0
-    st.error(f"**{title}** — {T('audit.fail', version=version)}  \n{check.detail}  \n_{why}_",
+    full = match.replay.full  # an unfinished log keeps its hidden cards hidden, details too
+    detail = check.detail if full else T("audit.hidden")
+    st.error(f"**{title}** — {T('audit.fail', version=version)}  \n{detail}  \n_{why}_",
              icon="❌")  # fmt: skip
     left, right = st.columns([1, 2])
     if 0 < version <= match.replay.last_step and left.button(
@@ -27,7 +29,7 @@ def _check(match: OpenMatch, check: CheckResult) -> None:
         session.go(version)
         linked = {"match": match.match_id} if match.match_id else None
         st.switch_page("app_pages/replay.py", query_params=linked)
-    if 0 < version <= len(match.records):
+    if full and 0 < version <= len(match.records):
         with right.expander(T("audit.event")):
             st.json(record_json(match.records[version - 1]))
 
