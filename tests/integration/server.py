@@ -36,12 +36,22 @@ def cuccu(*args: str, database_url: str, **kwargs: object) -> subprocess.Complet
 
 
 class Server:
-    def __init__(self, database_url: str, *, migrate: bool = True, keepalive: float = 0.5) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        migrate: bool = True,
+        keepalive: float = 0.5,
+        viewer: bool = True,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.database_url = database_url
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.migrate = migrate
         self.keepalive = keepalive
+        self.viewer = viewer
+        self.env = env or {}
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self, wait: bool = True) -> Server:
@@ -49,11 +59,14 @@ class Server:
             **os.environ,
             "CUCCU_DATABASE_URL": self.database_url,
             "CUCCU_SSE_KEEPALIVE": str(self.keepalive),
+            **self.env,
         }
         args = [sys.executable, "-m", "api.cli", "run", "--port", str(self.port)]
         args += ["--log-level", "warning"]
         if not self.migrate:
             args.append("--no-migrate")
+        if not self.viewer:
+            args.append("--no-viewer")
         self.proc = subprocess.Popen(
             args,
             cwd=ROOT,

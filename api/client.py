@@ -1,0 +1,955 @@
+"""A typed Python client for the Cuccù match service, sync and async, built on httpx.
+
+It needs only httpx and the standard library: importing it imports neither the service nor
+the rules (``domain``), so a bot or an app may copy this one file. It covers every endpoint
+of the API (see ``docs/API.md``):
+
+- :class:`Client` (sync) and :class:`AsyncClient` (async) with the same methods;
+- every command carries an ``Idempotency-Key`` generated for it and reused on its retries;
+- 429 and 503 answers are retried with exponential backoff and jitter, waiting at least what
+  ``Retry-After`` asks; so are connection failures, where a retry cannot do harm;
+- :meth:`Client.stream` follows a match over Server-Sent Events and reconnects by itself,
+  resuming after the last event it delivered (``Last-Event-ID``);
+- errors are raised as :class:`ApiError` (a subclass per status) carrying the RFC 9457 problem:
+  ``type``, ``status``, ``title``, ``detail``, ``code`` and ``version``.
+
+Example::
+
+    from api.client import Client, bot, open_seat
+
+    with Client("http://127.0.0.1:8000") as c:
+        created = c.create_match([open_seat(), bot("Bo"), bot("Cy"), bot("Di")])
+        mine = c.claim_seat(created["match_id"], 0, "Ann")  # the client now uses its token
+        for message in c.stream(created["match_id"]):
+            ...
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict, cast
+
+import httpx
+
+__all__ = [
+    "PROBLEM_PREFIX", "ApiError", "AsyncClient", "BadRequest", "Client", "ClaimedSeat",
+    "CommandOut", "Conflict", "CreatedMatch", "EventOut", "EventPage", "ExportLine", "Forbidden",
+    "MatchList", "MatchOut", "MatchSummary", "MatchView", "NotFound", "PayloadTooLarge",
+    "PendingDecision", "RateLimited", "RetryPolicy", "SeatIn", "ServiceUnavailable",
+    "StreamEnded", "StreamMessage", "Unauthorized", "ValidationFailed", "bot", "human",
+    "open_seat",
+]  # fmt: skip
+
+PROBLEM_PREFIX = "urn:cuccu:problem:"
+
+CommandType = Literal[
+    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round"
+]
+MatchStatus = Literal["new", "between_rounds", "in_round", "over"]
+
+
+# --- bodies (TypedDicts mirror docs/openapi.json; servers may add keys in later versions) ---
+
+
+class SeatIn(TypedDict, total=False):
+    name: str
+    kind: Literal["human", "bot", "open"]
+    bot_level: str | None
+
+
+def human(name: str) -> SeatIn:
+    """A seat played with the token returned at creation."""
+    return {"name": name, "kind": "human"}
+
+
+def bot(name: str, level: str = "basic") -> SeatIn:
+    """A seat the service plays."""
+    return {"name": name, "kind": "bot", "bot_level": level}
+
+
+def open_seat(name: str = "open") -> SeatIn:
+    """A seat anyone may claim later (``Client.claim_seat``)."""
+    return {"name": name, "kind": "open"}
+
+
+class PendingDecision(TypedDict):
+    seat: int | None
+    kind: str
+    choices: list[str]
+
+
+class SeatInfo(TypedDict):
+    seat: int
+    name: str
+    kind: str
+    bot_level: str | None
+    lives: int
+    in_round: bool
+    dealt: bool
+    skipped: bool
+    dead: bool
+
+
+class Reveal(TypedDict):
+    seat: int
+    card: str
+
+
+class MatchView(TypedDict):
+    viewer: int | None
+    status: MatchStatus
+    starting_lives: int
+    seats: list[SeatInfo]
+    round: int
+    dealer: int
+    participants: list[int]
+    step: str | None
+    current: int | None
+    pending: PendingDecision | None
+    hand: str | None
+    hands: list[str | None]
+    revealed: list[Reveal]
+    chain: list[list[int]]
+    pledges: list[list[int]]
+    cards_drawn: int
+    round_events: list[dict[str, Any]]
+    winner: int | None
+    version: int
+
+
+class EventOut(TypedDict):
+    version: int
+    event: dict[str, Any]
+
+
+class MatchOut(TypedDict):
+    match_id: str
+    version: int
+    seat: int | None
+    view: MatchView
+
+
+class SeatToken(TypedDict):
+    seat: int
+    token: str
+
+
+class CreatedMatch(TypedDict):
+    match_id: str
+    version: int
+    status: MatchStatus
+    seat_tokens: list[SeatToken]
+    view: MatchView
+
+
+class ClaimedSeat(TypedDict):
+    match_id: str
+    seat: int
+    token: str
+    version: int
+    status: MatchStatus
+    view: MatchView
+    events: list[EventOut]
+
+
+class CommandOut(TypedDict):
+    match_id: str
+    version: int
+    seat: int
+    view: MatchView
+    events: list[EventOut]
+
+
+class EventPage(TypedDict):
+    match_id: str
+    version: int
+    seat: int | None
+    events: list[EventOut]
+    next_after: int | None
+
+
+class SeatSummary(TypedDict):
+    seat: int
+    name: str
+    kind: str
+    bot_level: str | None
+    lives: int
+
+
+class MatchSummary(TypedDict):
+    match_id: str
+    status: MatchStatus
+    created_at: str
+    updated_at: str
+    starting_lives: int
+    seats: list[SeatSummary]
+    winner: int | None
+    rounds: int
+    version: int
+    seeded: bool
+    open_seats: list[int]
+
+
+class MatchList(TypedDict):
+    matches: list[MatchSummary]
+    next_cursor: str | None
+
+
+class ExportLine(TypedDict):
+    match_id: str
+    version: int
+    type: str
+    data: dict[str, Any]
+    meta: dict[str, Any] | None
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+
+class Health(TypedDict):
+    status: str
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+class ApiError(Exception):
+    """An error answer of the API: the RFC 9457 problem it carried."""
+
+    def __init__(
+        self,
+        status: int,
+        type: str,
+        title: str,
+        detail: str,
+        *,
+        code: str | None = None,
+        version: int | None = None,
+        retry_after: float | None = None,
+        body: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(f"{status} {type}: {detail}")
+        self.status = status
+        self.type = type
+        self.title = title
+        self.detail = detail
+        self.code = code
+        self.version = version
+        self.retry_after = retry_after
+        self.body = dict(body or {})
+
+    @property
+    def slug(self) -> str:
+        """The problem type without its ``urn:cuccu:problem:`` prefix, e.g. ``seat-taken``."""
+        return self.type.removeprefix(PROBLEM_PREFIX)
+
+
+class BadRequest(ApiError):
+    """400: the body is not JSON."""
+
+
+class Unauthorized(ApiError):
+    """401: missing or unknown seat token."""
+
+
+class Forbidden(ApiError):
+    """403: a token of another match."""
+
+
+class NotFound(ApiError):
+    """404: unknown match, seat or route."""
+
+
+class Conflict(ApiError):
+    """409: not your turn, stale version, seat taken, match over, ..."""
+
+
+class PayloadTooLarge(ApiError):
+    """413: the body is larger than the service accepts."""
+
+
+class ValidationFailed(ApiError):
+    """422: invalid values."""
+
+
+class RateLimited(ApiError):
+    """429: too many requests (still so after the retries)."""
+
+
+class ServiceUnavailable(ApiError):
+    """503: the database is unavailable (still so after the retries)."""
+
+
+class StreamEnded(Exception):
+    """The event stream kept closing before the match was over, beyond the reconnect budget."""
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    409: Conflict,
+    413: PayloadTooLarge,
+    422: ValidationFailed,
+    429: RateLimited,
+    503: ServiceUnavailable,
+}
+
+
+def retry_after_seconds(response: httpx.Response) -> float | None:
+    """``Retry-After`` in seconds (delta-seconds or an HTTP date), or None."""
+    raw = response.headers.get("Retry-After")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def problem_error(response: httpx.Response) -> ApiError:
+    """The exception for an error ``response`` (a problem document, or anything else)."""
+    body: dict[str, Any] = {}
+    try:
+        parsed = response.json()
+        if isinstance(parsed, dict):
+            body = parsed
+    except (ValueError, UnicodeDecodeError):
+        pass
+    status = response.status_code
+    cls = _BY_STATUS.get(status, ApiError)
+    code = body.get("code")
+    version = body.get("version")
+    return cls(
+        status,
+        str(body.get("type") or "about:blank"),
+        str(body.get("title") or response.reason_phrase or "Error"),
+        str(body.get("detail") or response.text[:200] or response.reason_phrase),
+        code=code if isinstance(code, str) else None,
+        version=version if isinstance(version, int) else None,
+        retry_after=retry_after_seconds(response),
+        body=body,
+    )
+
+
+# --- retries -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to retry 429 / 503 answers and failed connections.
+
+    ``attempts`` counts every try (1 = never retry). The n-th retry waits
+    ``backoff * 2**n`` seconds (at most ``max_backoff``), jittered down by up to half,
+    and never less than the ``Retry-After`` the server asked for (at most ``max_retry_after``).
+    """
+
+    attempts: int = 6
+    backoff: float = 0.25
+    max_backoff: float = 8.0
+    max_retry_after: float = 60.0
+    statuses: frozenset[int] = frozenset({429, 503})
+
+    def delay(self, retry: int, response: httpx.Response | None = None) -> float:
+        wait = min(self.max_backoff, self.backoff * 2.0**retry)
+        wait *= 0.5 + random.random() / 2
+        asked = retry_after_seconds(response) if response is not None else None
+        if asked is not None:
+            wait = max(wait, min(asked, self.max_retry_after))
+        return wait
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One API request, as sent (identically) on each try."""
+
+    method: str
+    path: str
+    json: Any = None
+    params: Mapping[str, Any] | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    #: a failed connection may be retried only when repeating the request can do no harm:
+    #: reads, and commands (their Idempotency-Key makes a repeat apply once)
+    repeatable: bool = True
+
+
+def _retry_transport_error(call: _Call, exc: httpx.TransportError) -> bool:
+    # a request that never reached the server (no connection) may always be sent again
+    return call.repeatable or isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+
+
+# --- Server-Sent Events --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StreamMessage:
+    """One message of ``GET /matches/{id}/stream``.
+
+    ``event`` is ``"view"`` (the caller's full view, sent first on a fresh connection; ``data``
+    is a MatchOut) or ``"event"`` (one new event as the caller may see it; ``data`` is an
+    EventOut). ``id`` is the stream version after it.
+    """
+
+    event: str
+    id: int
+    data: dict[str, Any]
+
+    @property
+    def view(self) -> MatchOut | None:
+        return cast(MatchOut, self.data) if self.event == "view" else None
+
+    @property
+    def match_event(self) -> EventOut | None:
+        return cast(EventOut, self.data) if self.event == "event" else None
+
+    @property
+    def ends_match(self) -> bool:
+        """The match is over after this message."""
+        if self.event == "view":
+            return bool(self.data.get("view", {}).get("status") == "over")
+        return bool(self.data.get("event", {}).get("type") == "match_won")
+
+
+class _SseParser:
+    """The text/event-stream format, line by line (comments and ``retry`` are ignored)."""
+
+    def __init__(self) -> None:
+        self._event = ""
+        self._data: list[str] = []
+        self._id: str | None = None
+
+    def feed(self, line: str) -> StreamMessage | None:
+        if line == "":
+            return self._dispatch()
+        if line.startswith(":"):
+            return None
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "event":
+            self._event = value
+        elif name == "data":
+            self._data.append(value)
+        elif name == "id":
+            self._id = value
+        return None
+
+    def _dispatch(self) -> StreamMessage | None:
+        event, data, ident = self._event or "message", self._data, self._id
+        self._event, self._data, self._id = "", [], None
+        if not data or ident is None:
+            return None
+        try:
+            parsed = json.loads("\n".join(data))
+            version = int(ident)
+        except ValueError:
+            return None
+        return StreamMessage(event, version, parsed if isinstance(parsed, dict) else {})
+
+
+# --- the shared request building -----------------------------------------------------------
+
+DEFAULT_TIMEOUT = 30.0
+#: the service sends a keep-alive comment every 15 s by default: silence for longer than this
+#: means a dead connection, and the stream reconnects
+DEFAULT_STREAM_READ_TIMEOUT = 60.0
+
+
+class _Base:
+    def __init__(self, token: str | None, retry: RetryPolicy | None) -> None:
+        self.token = token
+        self.retry = retry or RetryPolicy()
+
+    def _auth(self, token: str | None = None) -> dict[str, str]:
+        tok = token or self.token
+        return {"Authorization": f"Bearer {tok}"} if tok else {}
+
+    @staticmethod
+    def _result(response: httpx.Response) -> Any:
+        if response.status_code >= 400:
+            raise problem_error(response)
+        return response.json()
+
+    # the requests -----------------------------------------------------------------------
+
+    def _create(
+        self,
+        seats: list[SeatIn],
+        starting_lives: int | None,
+        seed: int | None,
+        first_dealer: int | None,
+    ) -> _Call:
+        body: dict[str, Any] = {"seats": seats}
+        if starting_lives is not None:
+            body["starting_lives"] = starting_lives
+        if seed is not None:
+            body["seed"] = seed
+        if first_dealer is not None:
+            body["first_dealer"] = first_dealer
+        return _Call("POST", "/matches", json=body, repeatable=False)
+
+    @staticmethod
+    def _list(
+        status: str | None, open_seats: bool | None, cursor: str | None, limit: int | None
+    ) -> _Call:
+        params: dict[str, Any] = {}
+        if status is not None:
+            params["status"] = status
+        if open_seats is not None:
+            params["open_seats"] = "true" if open_seats else "false"
+        if cursor is not None:
+            params["cursor"] = cursor
+        if limit is not None:
+            params["limit"] = limit
+        return _Call("GET", "/matches", params=params)
+
+    def _get(self, match_id: str) -> _Call:
+        return _Call("GET", f"/matches/{match_id}", headers=self._auth())
+
+    @staticmethod
+    def _claim(match_id: str, seat: int, name: str) -> _Call:
+        return _Call(
+            "POST", f"/matches/{match_id}/seats/{seat}/claim", json={"name": name},
+            repeatable=False,
+        )  # fmt: skip
+
+    def _command(
+        self,
+        match_id: str,
+        type: CommandType | str,
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> _Call:
+        body: dict[str, Any] = {"type": type}
+        if expected_version is not None:
+            body["expected_version"] = expected_version
+        headers = {**self._auth(), "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        return _Call("POST", f"/matches/{match_id}/commands", json=body, headers=headers)
+
+    def _events(self, match_id: str, after: int, limit: int | None) -> _Call:
+        params: dict[str, Any] = {"after": after}
+        if limit is not None:
+            params["limit"] = limit
+        return _Call("GET", f"/matches/{match_id}/events", params=params, headers=self._auth())
+
+    def _stream_headers(self, last: int | None) -> dict[str, str]:
+        headers = {**self._auth(), "Accept": "text/event-stream"}
+        if last is not None:
+            headers["Last-Event-ID"] = str(last)
+        return headers
+
+    def _adopt(self, claimed: ClaimedSeat, use_token: bool) -> ClaimedSeat:
+        if use_token:
+            self.token = claimed["token"]
+        return claimed
+
+
+def _export_records(text: str) -> list[ExportLine]:
+    return [cast(ExportLine, json.loads(line)) for line in text.splitlines() if line.strip()]
+
+
+# --- sync ----------------------------------------------------------------------------------
+
+
+class Client(_Base):
+    """The API over a blocking ``httpx.Client``. One client acts as at most one seat (``token``).
+
+    ``transport`` and ``sleep`` are for tests (an ``httpx.MockTransport``, a fake clock).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        retry: RetryPolicy | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        stream_read_timeout: float = DEFAULT_STREAM_READ_TIMEOUT,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        super().__init__(token, retry)
+        self.http = httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
+        self.stream_read_timeout = stream_read_timeout
+        self._sleep = sleep
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.http.close()
+
+    def _send(self, call: _Call) -> httpx.Response:
+        retry = 0
+        while True:
+            try:
+                response = self.http.request(
+                    call.method, call.path, json=call.json, params=call.params,
+                    headers=dict(call.headers),
+                )  # fmt: skip
+            except httpx.TransportError as exc:
+                if retry + 1 >= self.retry.attempts or not _retry_transport_error(call, exc):
+                    raise
+                self._sleep(self.retry.delay(retry))
+                retry += 1
+                continue
+            if response.status_code in self.retry.statuses and retry + 1 < self.retry.attempts:
+                self._sleep(self.retry.delay(retry, response))
+                retry += 1
+                continue
+            return response
+
+    def _call(self, call: _Call) -> Any:
+        return self._result(self._send(call))
+
+    # endpoints ---------------------------------------------------------------------------
+
+    def health(self) -> Health:
+        """``GET /health``: the process answers."""
+        return cast(Health, self._call(_Call("GET", "/health")))
+
+    def ready(self) -> Health:
+        """``GET /ready``: the database answers and its schema is current (else 503)."""
+        return cast(Health, self._call(_Call("GET", "/ready")))
+
+    def openapi(self) -> dict[str, Any]:
+        """The OpenAPI 3.1 document the server serves."""
+        return cast(dict[str, Any], self._call(_Call("GET", "/schema/openapi.json")))
+
+    def create_match(
+        self,
+        seats: list[SeatIn],
+        *,
+        starting_lives: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+    ) -> CreatedMatch:
+        """``POST /matches``. The answer holds each human seat's token (shown only once)."""
+        return cast(
+            CreatedMatch, self._call(self._create(seats, starting_lives, seed, first_dealer))
+        )
+
+    def list_matches(
+        self,
+        *,
+        status: MatchStatus | None = None,
+        open_seats: bool | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> MatchList:
+        """``GET /matches``: one page, newest first."""
+        return cast(MatchList, self._call(self._list(status, open_seats, cursor, limit)))
+
+    def iter_matches(
+        self, *, status: MatchStatus | None = None, open_seats: bool | None = None
+    ) -> Iterator[MatchSummary]:
+        """Every match (newest first), following ``next_cursor`` page by page."""
+        cursor: str | None = None
+        while True:
+            page = self.list_matches(status=status, open_seats=open_seats, cursor=cursor)
+            yield from page["matches"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
+
+    def lobby(self, *, limit: int | None = None) -> list[MatchSummary]:
+        """Matches waiting for open seats to be claimed (``GET /matches?open_seats=true``)."""
+        return self.list_matches(open_seats=True, limit=limit)["matches"]
+
+    def get_match(self, match_id: str) -> MatchOut:
+        """``GET /matches/{id}``: this client's seat view (spectator view without a token)."""
+        return cast(MatchOut, self._call(self._get(match_id)))
+
+    def claim_seat(
+        self, match_id: str, seat: int, name: str, *, use_token: bool = True
+    ) -> ClaimedSeat:
+        """``POST /matches/{id}/seats/{seat}/claim``; with ``use_token`` this client then plays
+        that seat. The token is shown only in this answer: keep it if you need it again."""
+        return self._adopt(
+            cast(ClaimedSeat, self._call(self._claim(match_id, seat, name))), use_token
+        )
+
+    def send_command(
+        self,
+        match_id: str,
+        type: CommandType | str,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CommandOut:
+        """``POST /matches/{id}/commands``, with an Idempotency-Key generated for this command
+        (or the one given) and reused on every retry, so the command applies at most once."""
+        call = self._command(match_id, type, expected_version, idempotency_key)
+        return cast(CommandOut, self._call(call))
+
+    def events(self, match_id: str, *, after: int = 0, limit: int | None = None) -> EventPage:
+        """``GET /matches/{id}/events``: one page of the log, as this seat may see it."""
+        return cast(EventPage, self._call(self._events(match_id, after, limit)))
+
+    def iter_events(self, match_id: str, *, after: int = 0) -> Iterator[EventOut]:
+        """The log after version ``after`` up to now, page by page."""
+        while True:
+            page = self.events(match_id, after=after)
+            yield from page["events"]
+            if page["next_after"] is None:
+                return
+            after = page["next_after"]
+
+    def export(self, match_id: str) -> str:
+        """``GET /matches/{id}/export``: the complete NDJSON log of a finished match."""
+        response = self._send(_Call("GET", f"/matches/{match_id}/export"))
+        if response.status_code >= 400:
+            raise problem_error(response)
+        return response.text
+
+    def export_records(self, match_id: str) -> list[ExportLine]:
+        return _export_records(self.export(match_id))
+
+    def stream(
+        self, match_id: str, *, last_event_id: int | None = None, max_reconnects: int = 20
+    ) -> Iterator[StreamMessage]:
+        """Follow ``GET /matches/{id}/stream`` until the match is over.
+
+        Without ``last_event_id`` the first message is the full view; then one message per
+        event. A dropped connection (or a server restart) is retried with backoff, resuming
+        after the last message delivered, at most ``max_reconnects`` times in a row.
+        """
+        last = last_event_id
+        finished = False
+        failures = 0
+        path = f"/matches/{match_id}/stream"
+        timeout = httpx.Timeout(self.http.timeout.connect, read=self.stream_read_timeout)
+        while True:
+            try:
+                with self.http.stream(
+                    "GET", path, headers=self._stream_headers(last), timeout=timeout
+                ) as response:
+                    if response.status_code >= 400:
+                        response.read()
+                        if response.status_code not in self.retry.statuses:
+                            raise problem_error(response)
+                        if failures >= max_reconnects:
+                            raise problem_error(response)
+                        self._sleep(self.retry.delay(failures, response))
+                        failures += 1
+                        continue
+                    parser = _SseParser()
+                    for line in response.iter_lines():
+                        message = parser.feed(line)
+                        if message is None:
+                            continue
+                        failures = 0
+                        last = message.id
+                        finished = finished or message.ends_match
+                        yield message
+            except httpx.TransportError:
+                if failures >= max_reconnects:
+                    raise
+            else:
+                if finished:
+                    return
+                if failures >= max_reconnects:
+                    raise StreamEnded(f"the stream of {match_id} kept closing early")
+            self._sleep(self.retry.delay(failures))
+            failures += 1
+
+
+# --- async ---------------------------------------------------------------------------------
+
+
+class AsyncClient(_Base):
+    """The API over an ``httpx.AsyncClient``; the same methods as :class:`Client`, awaited."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        retry: RetryPolicy | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        stream_read_timeout: float = DEFAULT_STREAM_READ_TIMEOUT,
+        transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        super().__init__(token, retry)
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport)
+        self.stream_read_timeout = stream_read_timeout
+        self._sleep = sleep
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def _send(self, call: _Call) -> httpx.Response:
+        retry = 0
+        while True:
+            try:
+                response = await self.http.request(
+                    call.method, call.path, json=call.json, params=call.params,
+                    headers=dict(call.headers),
+                )  # fmt: skip
+            except httpx.TransportError as exc:
+                if retry + 1 >= self.retry.attempts or not _retry_transport_error(call, exc):
+                    raise
+                await self._sleep(self.retry.delay(retry))
+                retry += 1
+                continue
+            if response.status_code in self.retry.statuses and retry + 1 < self.retry.attempts:
+                await self._sleep(self.retry.delay(retry, response))
+                retry += 1
+                continue
+            return response
+
+    async def _call(self, call: _Call) -> Any:
+        return self._result(await self._send(call))
+
+    # endpoints ---------------------------------------------------------------------------
+
+    async def health(self) -> Health:
+        return cast(Health, await self._call(_Call("GET", "/health")))
+
+    async def ready(self) -> Health:
+        return cast(Health, await self._call(_Call("GET", "/ready")))
+
+    async def openapi(self) -> dict[str, Any]:
+        return cast(dict[str, Any], await self._call(_Call("GET", "/schema/openapi.json")))
+
+    async def create_match(
+        self,
+        seats: list[SeatIn],
+        *,
+        starting_lives: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+    ) -> CreatedMatch:
+        call = self._create(seats, starting_lives, seed, first_dealer)
+        return cast(CreatedMatch, await self._call(call))
+
+    async def list_matches(
+        self,
+        *,
+        status: MatchStatus | None = None,
+        open_seats: bool | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> MatchList:
+        return cast(MatchList, await self._call(self._list(status, open_seats, cursor, limit)))
+
+    async def iter_matches(
+        self, *, status: MatchStatus | None = None, open_seats: bool | None = None
+    ) -> AsyncIterator[MatchSummary]:
+        cursor: str | None = None
+        while True:
+            page = await self.list_matches(status=status, open_seats=open_seats, cursor=cursor)
+            for summary in page["matches"]:
+                yield summary
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
+
+    async def lobby(self, *, limit: int | None = None) -> list[MatchSummary]:
+        return (await self.list_matches(open_seats=True, limit=limit))["matches"]
+
+    async def get_match(self, match_id: str) -> MatchOut:
+        return cast(MatchOut, await self._call(self._get(match_id)))
+
+    async def claim_seat(
+        self, match_id: str, seat: int, name: str, *, use_token: bool = True
+    ) -> ClaimedSeat:
+        claimed = cast(ClaimedSeat, await self._call(self._claim(match_id, seat, name)))
+        return self._adopt(claimed, use_token)
+
+    async def send_command(
+        self,
+        match_id: str,
+        type: CommandType | str,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CommandOut:
+        call = self._command(match_id, type, expected_version, idempotency_key)
+        return cast(CommandOut, await self._call(call))
+
+    async def events(self, match_id: str, *, after: int = 0, limit: int | None = None) -> EventPage:
+        return cast(EventPage, await self._call(self._events(match_id, after, limit)))
+
+    async def iter_events(self, match_id: str, *, after: int = 0) -> AsyncIterator[EventOut]:
+        while True:
+            page = await self.events(match_id, after=after)
+            for event in page["events"]:
+                yield event
+            if page["next_after"] is None:
+                return
+            after = page["next_after"]
+
+    async def export(self, match_id: str) -> str:
+        response = await self._send(_Call("GET", f"/matches/{match_id}/export"))
+        if response.status_code >= 400:
+            raise problem_error(response)
+        return response.text
+
+    async def export_records(self, match_id: str) -> list[ExportLine]:
+        return _export_records(await self.export(match_id))
+
+    async def stream(
+        self, match_id: str, *, last_event_id: int | None = None, max_reconnects: int = 20
+    ) -> AsyncIterator[StreamMessage]:
+        last = last_event_id
+        finished = False
+        failures = 0
+        path = f"/matches/{match_id}/stream"
+        timeout = httpx.Timeout(self.http.timeout.connect, read=self.stream_read_timeout)
+        while True:
+            try:
+                async with self.http.stream(
+                    "GET", path, headers=self._stream_headers(last), timeout=timeout
+                ) as response:
+                    if response.status_code >= 400:
+                        await response.aread()
+                        if response.status_code not in self.retry.statuses:
+                            raise problem_error(response)
+                        if failures >= max_reconnects:
+                            raise problem_error(response)
+                        await self._sleep(self.retry.delay(failures, response))
+                        failures += 1
+                        continue
+                    parser = _SseParser()
+                    async for line in response.aiter_lines():
+                        message = parser.feed(line)
+                        if message is None:
+                            continue
+                        failures = 0
+                        last = message.id
+                        finished = finished or message.ends_match
+                        yield message
+            except httpx.TransportError:
+                if failures >= max_reconnects:
+                    raise
+            else:
+                if finished:
+                    return
+                if failures >= max_reconnects:
+                    raise StreamEnded(f"the stream of {match_id} kept closing early")
+            await self._sleep(self.retry.delay(failures))
+            failures += 1

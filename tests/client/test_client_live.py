@@ -1,0 +1,194 @@
+"""The Python client against the real server (a ``cuccu run`` subprocess): every endpoint,
+errors as exceptions, live streaming, and a stream that survives a server restart."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from api.client import (
+    AsyncClient,
+    Client,
+    Conflict,
+    NotFound,
+    StreamMessage,
+    Unauthorized,
+    ValidationFailed,
+    bot,
+    human,
+    open_seat,
+)
+from domain.audit import audit, parse_ndjson
+from tests.integration.server import Server
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[Server]:
+    s = Server(database_url, keepalive=0.3, viewer=False).start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[Server]:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'client.db'}"
+    s = Server(url, keepalive=0.3, viewer=False).start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def play_turn(players: dict[int, Client], match_id: str) -> bool:
+    """One decision by whoever must decide (any player starts a round); False once over."""
+    any_player = next(iter(players.values()))
+    current = any_player.get_match(match_id)
+    pending = current["view"]["pending"]
+    if pending is None:
+        return False
+    seat = pending["seat"]
+    player = any_player if seat is None else players[seat]
+    choice = pending["choices"][current["version"] % len(pending["choices"])]
+    player.send_command(match_id, choice, expected_version=current["version"])
+    return True
+
+
+def test_sync_client_every_endpoint(server: Server) -> None:
+    with Client(server.base) as anon, Client(server.base) as ann, Client(server.base) as bea:
+        assert anon.health() == {"status": "ok"}
+        assert anon.ready() == {"status": "ready"}
+        assert "/matches/{match_id}/seats/{seat}/claim" in anon.openapi()["paths"]
+        created = anon.create_match(
+            [open_seat(), bot("Bo", "basic"), open_seat("waiting")], starting_lives=2, seed=3
+        )
+        mid = created["match_id"]
+        assert created["seat_tokens"] == [] and created["status"] == "between_rounds"
+        assert [m["match_id"] for m in anon.lobby()] == [mid]
+        assert anon.lobby()[0]["open_seats"] == [0, 2]
+        assert ann.claim_seat(mid, 0, "Ann")["seat"] == 0
+        assert ann.token is not None
+        with pytest.raises(Conflict) as taken:
+            bea.claim_seat(mid, 0, "Bea")
+        assert taken.value.slug == "seat-taken" and taken.value.code == "seat_taken"
+        assert taken.value.status == 409 and taken.value.detail
+        with pytest.raises(NotFound) as nowhere:
+            bea.claim_seat(mid, 7, "Bea")
+        assert nowhere.value.slug == "seat-not-found"
+        with pytest.raises(ValidationFailed):
+            bea.claim_seat(mid, 2, " ")
+        last = bea.claim_seat(mid, 2, "Bea")
+        assert last["view"]["round"] == 1 and bea.token == last["token"]
+        assert anon.lobby() == []
+        assert ann.get_match(mid)["seat"] == 0
+        assert anon.get_match(mid)["seat"] is None
+        with pytest.raises(Unauthorized), Client(server.base, "not-a-token") as stranger:
+            stranger.get_match(mid)
+        with pytest.raises(NotFound):
+            anon.get_match("no-such-match")
+        with pytest.raises(Conflict) as early:
+            anon.export(mid)
+        assert early.value.slug == "match-not-finished"
+
+        players = {0: ann, 2: bea}
+        for _ in range(2000):
+            if not play_turn(players, mid):
+                break
+        final = anon.get_match(mid)
+        assert final["view"]["status"] == "over"
+        version = final["version"]
+        with pytest.raises(Conflict) as over:
+            ann.send_command(mid, "next_round")
+        assert over.value.slug == "match-over"
+
+        assert [e["version"] for e in ann.iter_events(mid)] == list(range(1, version + 1))
+        page = anon.events(mid, after=2, limit=3)
+        assert [e["version"] for e in page["events"]] == [3, 4, 5]
+        assert page["next_after"] == 5
+        full = list(anon.stream(mid, last_event_id=0))
+        assert [m.id for m in full] == list(range(1, version + 1))
+        assert full[-1].ends_match
+        only_view = list(ann.stream(mid))
+        assert [m.event for m in only_view] == ["view"] and only_view[0].ends_match
+        records = anon.export_records(mid)
+        assert [r["version"] for r in records] == list(range(1, version + 1))
+        assert audit(parse_ndjson(anon.export(mid))).ok
+        assert mid in {m["match_id"] for m in anon.iter_matches(status="over")}
+        assert mid in {m["match_id"] for m in anon.iter_matches(open_seats=False)}
+
+
+async def test_async_client_plays_while_streaming(sqlite_server: Server) -> None:
+    async with AsyncClient(sqlite_server.base) as me, AsyncClient(sqlite_server.base) as watcher:
+        created = await me.create_match(
+            [open_seat(), bot("Bo"), bot("Cy", "random"), bot("Di")], starting_lives=2
+        )
+        mid = created["match_id"]
+        assert [m["match_id"] for m in await watcher.lobby()] == [mid]
+        seen: list[StreamMessage] = []
+
+        async def watch() -> None:
+            async for message in watcher.stream(mid):
+                seen.append(message)
+
+        task = asyncio.create_task(watch())
+        await me.claim_seat(mid, 0, "Ann")
+        for _ in range(2000):
+            current = await me.get_match(mid)
+            pending = current["view"]["pending"]
+            if pending is None:
+                break
+            await me.send_command(mid, pending["choices"][0], expected_version=current["version"])
+        await asyncio.wait_for(task, timeout=30)
+        final = await me.get_match(mid)
+        assert final["view"]["status"] == "over"
+        assert seen[0].event == "view"
+        assert [m.id for m in seen[1:]] == list(range(seen[0].id + 1, final["version"] + 1))
+        assert seen[-1].ends_match
+        assert [e["version"] async for e in me.iter_events(mid)][-1] == final["version"]
+        assert mid in [m["match_id"] async for m in me.iter_matches(status="over")]
+        records = await me.export_records(mid)
+        assert records[-1]["type"] == "match_won"
+        assert (await me.health())["status"] == "ok" and (await me.ready())["status"] == "ready"
+        assert "paths" in await me.openapi()
+
+
+def test_stream_resumes_across_a_server_restart(sqlite_server: Server) -> None:
+    with Client(sqlite_server.base) as setup:
+        created = setup.create_match([human("Ann"), human("Ben")], starting_lives=2)
+    mid = created["match_id"]
+    tokens = {t["seat"]: t["token"] for t in created["seat_tokens"]}
+    seen: list[StreamMessage] = []
+    errors: list[BaseException] = []
+
+    def watch() -> None:
+        try:
+            with Client(sqlite_server.base, tokens[0]) as watcher:
+                seen.extend(watcher.stream(mid, max_reconnects=30))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    players = {s: Client(sqlite_server.base, t) for s, t in tokens.items()}
+    try:
+        for _ in range(5):
+            play_turn(players, mid)
+        sqlite_server.kill9()
+        sqlite_server.start()
+        for _ in range(2000):
+            if not play_turn(players, mid):
+                break
+    finally:
+        for p in players.values():
+            p.close()
+    thread.join(timeout=60)
+    assert not thread.is_alive() and not errors, errors
+    final_version = seen[-1].id
+    assert seen[0].event == "view"
+    assert [m.id for m in seen[1:]] == list(range(seen[0].id + 1, final_version + 1))
+    assert seen[-1].ends_match
