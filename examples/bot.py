@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""An example Cuccù bot that plays one seat of a match over HTTP only.
+
+It uses the typed client (``api/client.py``: httpx and the standard library, nothing of the
+service or the rules), claims an open seat or plays a seat whose token it is given, follows the
+match's event stream and answers every decision of its seat until the match is over:
+
+    python examples/bot.py http://127.0.0.1:8000/matches/MATCH_ID --seat 1 --name Robo
+    python examples/bot.py http://127.0.0.1:8000/matches/MATCH_ID --token SEAT_TOKEN
+
+Its play: keep high cards and exchange low ones (more boldly with lives to spare or few players
+left), ask the innkeeper to pay, accept pledges, and start the next round when one is due.
+Exit status: 0 once the match is over, 1 on an API error, 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+try:
+    from api.client import ApiError, Client, CommandOut, Conflict, MatchOut, MatchView
+except ImportError:  # run from a checkout without installing it
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from api.client import ApiError, Client, CommandOut, Conflict, MatchOut, MatchView
+
+# card id "<rank>#<copy>" -> how safe it is at scoring (RULES §3); a lone fool counts as the
+# lowest other card, so it is weak
+VALUES: dict[str, float] = {
+    "lion": -3, "mask": -2, "bucket": -1, "zero": 0, "fool": -1,
+    **{str(n): n for n in range(1, 11)},
+    "inn": 11, "cat": 12, "horse": 13, "hunter": 14, "cuckoo": 15,
+}  # fmt: skip
+
+
+def strength(card: str) -> float:
+    return VALUES.get(card.split("#", 1)[0], 0)
+
+
+def choose(view: MatchView) -> str:
+    """The choice for this seat's pending decision, from its view alone."""
+    pending = view["pending"]
+    assert pending is not None
+    kind = pending["kind"]
+    if kind == "next_round":
+        return "next_round"
+    if kind == "inn_choice":
+        return "inn_ask_pay"  # costs nothing: a pledge, or the innkeeper hands over the inn
+    if kind == "inn_response":
+        return "inn_accept"  # keep the inn (XI) rather than take a card someone wanted rid of
+    me = view["viewer"]
+    card = view["hand"]
+    assert me is not None and card is not None
+    lives = view["seats"][me]["lives"]
+    players = sum(1 for s in view["seats"] if s["in_round"] and not s["dead"])
+    if kind == "dealer_turn":  # the bottom card is blind: swap only a probable loser
+        threshold = 3 if players > 2 else 5
+    else:  # a request risks a hunter or a cat: with one life left, only for a weak card
+        threshold = 4 if lives > 1 else 2
+        if players <= 2:
+            threshold += 2
+    return "exchange" if strength(card) <= threshold else "keep"
+
+
+def mine(view: MatchView) -> bool:
+    pending = view["pending"]
+    if pending is None:
+        return False
+    return pending["kind"] == "next_round" or pending["seat"] == view["viewer"]
+
+
+class Bot:
+    def __init__(self, client: Client, match_id: str, verbose: bool = False) -> None:
+        self.client = client
+        self.match_id = match_id
+        self.verbose = verbose
+        self.known = -1  # the newest version whose view this bot has acted on
+
+    def log(self, text: str) -> None:
+        if self.verbose:
+            print(text, file=sys.stderr, flush=True)
+
+    def act(self, current: MatchOut | CommandOut) -> None:
+        """Answer every decision of this seat in ``current`` and the replies that follow."""
+        while True:
+            self.known = max(self.known, current["version"])
+            view = current["view"]
+            if not mine(view):
+                return
+            choice = choose(view)
+            self.log(f"v{current['version']} {view['pending']} hand={view['hand']} -> {choice}")
+            try:
+                current = self.client.send_command(
+                    self.match_id, choice, expected_version=current["version"]
+                )
+            except Conflict as exc:  # someone else moved first (e.g. started the round)
+                self.log(f"v{current['version']} {choice} refused: {exc.slug}")
+                return
+
+    def play(self) -> MatchOut:
+        for message in self.client.stream(self.match_id):
+            if message.id <= self.known:
+                continue  # events of commands already seen
+            snapshot = message.view or self.client.get_match(self.match_id)
+            self.act(snapshot)
+        return self.client.get_match(self.match_id)
+
+
+def parse_match_url(url: str) -> tuple[str, str]:
+    """``http://host:port[/prefix]/matches/ID`` -> (base URL, match id)."""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    head, sep, match_id = path.rpartition("/matches/")
+    if not sep or not match_id or "/" in match_id or not parts.scheme or not parts.netloc:
+        raise ValueError(f"not a match URL: {url!r} (expected http://HOST:PORT/matches/ID)")
+    return f"{parts.scheme}://{parts.netloc}{head}", match_id
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("match_url", help="http://HOST:PORT/matches/MATCH_ID")
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--seat", type=int, help="claim this open seat")
+    who.add_argument("--token", help="play the seat of this token")
+    parser.add_argument("--name", help="display name for a claimed seat (default: bot-SEAT)")
+    parser.add_argument("--verbose", "-v", action="store_true", help="log every decision")
+    args = parser.parse_args(argv)
+    try:
+        base, match_id = parse_match_url(args.match_url)
+    except ValueError as exc:
+        parser.error(str(exc))
+    with Client(base, args.token) as client:
+        try:
+            if args.token is None:
+                claimed = client.claim_seat(match_id, args.seat, args.name or f"bot-{args.seat}")
+                seat: Any = claimed["seat"]
+            else:
+                seat = client.get_match(match_id)["seat"]
+            print(f"bot: playing seat {seat} of match {match_id}", file=sys.stderr, flush=True)
+            final = Bot(client, match_id, args.verbose).play()
+        except ApiError as exc:
+            print(f"bot: {exc.status} {exc.slug}: {exc.detail}", file=sys.stderr)
+            return 1
+    view = final["view"]
+    winner = view["winner"]
+    name = view["seats"][winner]["name"] if winner is not None else "nobody"
+    print(
+        f"match {match_id} over after round {view['round']}: seat {winner} ({name}) won; "
+        f"seat {seat} has {view['seats'][seat]['lives']} lives"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
