@@ -45,7 +45,9 @@ def _failing(report_checks: object) -> dict[str, int | None]:
     return {c.name: c.version for c in report_checks if not c.ok}  # type: ignore[attr-defined]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(seed=st.integers(0, 2**32 - 1), seats=st.integers(2, 8), lives=st.integers(1, 4))
 def test_the_audit_passes_on_every_bot_match(seed: int, seats: int, lives: int) -> None:
     events = bot_match(seed, seats=seats, lives=lives, levels=LEVELS)
@@ -262,7 +264,7 @@ def _mutate(value: object, rng: random.Random) -> object:
     return value
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 10**6), how=st.integers(0, 10**6))
 def test_any_forged_field_fails_the_audit_without_crashing_it(
     seed: int, pick: int, how: int
