@@ -31,13 +31,19 @@ from api.store.db import libpq_conninfo
 
 log = logging.getLogger("cuccu")
 
+#: the API's version (semantic versioning; see "Versioning" in docs/API.md)
+API_VERSION = "0.2.0"
+
 DESCRIPTION = """\
-Play Cuccù over HTTP. Create a match (`POST /matches`) with human and bot seats; each human
-seat gets a secret token, sent as `Authorization: Bearer <token>`. Read your view
-(`GET /matches/{id}`), answer the pending decision (`POST /matches/{id}/commands`), follow the
-match live (`GET /matches/{id}/stream`), and export the complete log of a finished match.
+Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each
+human seat gets a secret token, sent as `Authorization: Bearer <token>`, and an open seat gets
+its token when someone claims it (`POST /matches/{id}/seats/{seat}/claim`; the lobby is
+`GET /matches?open_seats=true`). Read your view (`GET /matches/{id}`), answer the pending
+decision (`POST /matches/{id}/commands`), follow the match live (`GET /matches/{id}/stream`),
+and export the complete log of a finished match.
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
+The guide, with curl examples and the compatibility policy, is `docs/API.md` in the repository.
 """
 
 
@@ -92,7 +98,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Cuccù match service",
-            version="0.1.0",
+            version=API_VERSION,
             description=DESCRIPTION,
             path="/schema",
             render_plugins=[

@@ -1,4 +1,4 @@
-"""The ``cuccu`` command line: run, db upgrade, simulate, export, verify."""
+"""The ``cuccu`` command line: run, db upgrade, simulate, export, verify, openapi."""
 
 from __future__ import annotations
 
@@ -214,6 +214,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def openapi_json() -> str:
+    """The OpenAPI document the API serves at /schema/openapi.json, as committed in docs/."""
+    import json
+
+    from api.app import create_app
+
+    document = create_app(Settings()).openapi_schema.to_schema()
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def cmd_openapi(args: argparse.Namespace) -> int:
+    """Print the OpenAPI document (no database needed): ``cuccu openapi > docs/openapi.json``."""
+    sys.stdout.write(openapi_json())
+    sys.stdout.flush()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cuccu", description="The Cuccù match service")
     parser.add_argument(
@@ -259,6 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ver.add_argument("target", metavar="MATCH_ID|FILE.ndjson", help="a match id or an export")
     ver.set_defaults(func=cmd_verify)
+
+    oas = sub.add_parser(
+        "openapi", help="print the OpenAPI document the API serves (docs/openapi.json)"
+    )
+    oas.set_defaults(func=cmd_openapi)
     return parser
 
 
