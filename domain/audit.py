@@ -660,11 +660,3 @@ def render(report: AuditReport) -> str:
             lines.append(f"FAIL {title(check.name)} at v{check.version}: {check.detail}")
     lines.append("audit passed" if report.ok else f"audit FAILED ({len(report.failures)} checks)")
     return "\n".join(lines)
-
-
-def state_at(records: Sequence[AuditRecord], version: int) -> MatchState:
-    """The match after the events up to ``version`` (for viewers stepping through a log)."""
-    state = initial_state()
-    for record in records[:version]:
-        state = evolve(state, record.event)
-    return state
