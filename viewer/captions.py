@@ -96,6 +96,8 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
             return tr(lang, "ev.horse_skipped", seat=who(seat))
         case Retargeted(seat=seat, target=target):
             return tr(lang, "ev.retargeted", seat=who(seat), target=who(target))
+        case CardsExchanged(requester=r, target=t, requester_gets=None, target_gets=None):
+            return tr(lang, "ev.cards_swapped", requester=who(r), target=who(t))
         case CardsExchanged(requester=r, target=t, requester_gets=rg, target_gets=tg):
             return tr(lang, "ev.cards_exchanged", requester=who(r), target=who(t),
                       rgets=card(rg), tgets=card(tg))  # fmt: skip
@@ -114,6 +116,8 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
                       other=who(other))  # fmt: skip
         case SeatEliminated(seat=seat):
             return tr(lang, "ev.seat_eliminated", seat=who(seat))
+        case PackExchanged(seat=seat, end=end, gave=None, got=None):
+            return tr(lang, f"ev.pack_{end}_hidden", seat=who(seat))
         case PackExchanged(seat=seat, end=end, gave=gave, got=got):
             return tr(lang, f"ev.pack_{end}", seat=who(seat), gave=card(gave), got=card(got))
         case DealerKept(seat=seat):

@@ -524,6 +524,24 @@ TEXT: Final[dict[str, tuple[str, str, str, str]]] = {
         "{requester} e {target} trocam: {requester} recebe {rgets}, {target} recebe {tgets}.",
         "{requester} กับ {target} แลกไพ่กัน: {requester} ได้ {rgets} {target} ได้ {tgets}",
     ),
+    "ev.cards_swapped": (
+        "{requester} and {target} swap cards.",
+        "{requester} et {target} échangent leurs cartes.",
+        "{requester} e {target} trocam de carta.",
+        "{requester} กับ {target} แลกไพ่กัน",
+    ),
+    "ev.pack_bottom_hidden": (
+        "{seat}, the dealer, swaps with the bottom of the pack.",
+        "{seat}, le donneur, échange avec le bas du paquet.",
+        "{seat}, o dealer, troca com o fundo do baralho.",
+        "{seat} (เจ้ามือ) แลกกับไพ่ก้นกอง",
+    ),
+    "ev.pack_top_hidden": (
+        "The dealer holds a horse, so {seat} swaps with the top of the pack.",
+        "Le donneur tient un cheval : {seat} échange avec le haut du paquet.",
+        "O dealer tem um cavalo: {seat} troca com o topo do baralho.",
+        "เจ้ามือถือม้า {seat} จึงแลกกับไพ่บนสุดของกอง",
+    ),
     "ev.exchange_refused": (
         "{seat} refuses the exchange with {requester}.",
         "{seat} refuse l'échange avec {requester}.",
