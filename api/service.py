@@ -12,6 +12,7 @@ import hashlib
 import random
 import secrets
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +49,8 @@ from domain import (
 from domain.bots import choose as bot_choose
 
 MAX_ATTEMPTS = 8
+#: matches whose folded state each process keeps (least recently used ones are dropped)
+STATE_CACHE_SIZE = 2_000
 
 
 class ServiceError(Exception):
@@ -129,7 +132,12 @@ class Step:
 
 
 def _meta(step: Step) -> dict[str, Any]:
-    return {"actor": step.actor, "command": msgspec.to_builtins(step.command)}
+    # A round's pack and salt live in its round_started event (hidden until round_ended);
+    # metadata names the command only, so it can never carry a card.
+    command = step.command
+    if isinstance(command, StartRound):
+        return {"actor": step.actor, "command": {"type": "start_round"}}
+    return {"actor": step.actor, "command": msgspec.to_builtins(command)}
 
 
 def advance(state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]]:
@@ -179,6 +187,20 @@ class Loaded:
 
 
 @dataclass(frozen=True)
+class Current:
+    """A match's folded state at ``state.version`` and the hash of its last event.
+
+    Kept per process between requests. It may be stale when another process appended since:
+    a command built on it fails the optimistic version lock, and the service then reads the
+    newer events and decides again. Nothing is refused on the strength of a stale entry.
+    """
+
+    seed: int | None
+    state: MatchState
+    last_hash: str
+
+
+@dataclass(frozen=True)
 class Created:
     match_id: str
     tokens: dict[int, str]
@@ -204,8 +226,46 @@ class CommandResult:
 
 
 class MatchService:
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, cache_size: int = STATE_CACHE_SIZE) -> None:
         self.store = store
+        self._cache: OrderedDict[str, Current] = OrderedDict()
+        self._cache_size = cache_size
+
+    def _remember(self, match_id: str, entry: Current) -> Current:
+        """Keep ``entry`` unless a newer one is already kept (requests finish out of order)."""
+        old = self._cache.get(match_id)
+        if old is not None and old.state.version > entry.state.version:
+            entry = old
+        self._cache[match_id] = entry
+        self._cache.move_to_end(match_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return entry
+
+    async def current(self, match_id: str, *, refresh: bool = True) -> tuple[Current, bool]:
+        """The match's state and whether it was read from the store just now.
+
+        A kept entry is brought up to date by reading only the events after its version
+        (``refresh``), or used as it is (``refresh=False``: the optimistic lock will tell).
+        """
+        entry = self._cache.get(match_id)
+        if entry is None:
+            loaded = await self.load(match_id)
+            entry = Current(loaded.record.seed, loaded.state, loaded.last_hash)
+        elif refresh:
+            newer = await self.store.load(match_id, after=entry.state.version)
+            if newer:
+                state = fold([s.event for s in newer], entry.state)
+                entry = Current(entry.seed, state, newer[-1].hash)
+        else:
+            self._cache.move_to_end(match_id)
+            return entry, False
+        return self._remember(match_id, entry), True
+
+    async def ensure_exists(self, match_id: str) -> None:
+        """404 unless the match exists (matches are never deleted: a kept one exists)."""
+        if match_id not in self._cache and await self.store.get_match(match_id) is None:
+            raise ServiceError(404, "match-not-found", "Match not found", f"no match {match_id!r}")
 
     async def load(self, match_id: str) -> Loaded:
         record = await self.store.get_match(match_id)
@@ -240,7 +300,7 @@ class MatchService:
         }
         all_events = [e for s in steps for e in s.events]
         metas = [_meta(s) for s in steps for _ in s.events]
-        await self.store.commit(
+        stored = await self.store.commit(
             match_id,
             expected_version=0,
             prev_hash=GENESIS_HASH,
@@ -255,6 +315,7 @@ class MatchService:
                 token_hashes={i: hash_token(t) for i, t in tokens.items()},
             ),
         )
+        self._remember(match_id, Current(seed, state, stored[-1].hash if stored else GENESIS_HASH))
         return Created(match_id, tokens, state)
 
     async def command(
@@ -271,6 +332,7 @@ class MatchService:
 
         ``render`` builds the success body from the new state and the new (version, event)s.
         """
+        refresh = False  # the first attempt trusts the kept state; the version lock checks it
         for _attempt in range(MAX_ATTEMPTS):
             if idempotency_key is not None:
                 previous = await self.store.get_idempotency(match_id, seat, idempotency_key)
@@ -283,9 +345,12 @@ class MatchService:
                             "this Idempotency-Key was already used with a different request body",
                         )
                     return CommandResult(previous.status_code, previous.body.encode(), True)
-            loaded = await self.load(match_id)
+            loaded, fresh = await self.current(match_id, refresh=refresh)
             state = loaded.state
             if expected_version is not None and expected_version != state.version:
+                if not fresh:  # refuse only on the stored state, not on a kept copy
+                    refresh = True
+                    continue
                 raise ServiceError(
                     409,
                     "stale-version",
@@ -299,7 +364,7 @@ class MatchService:
                         raise DomainError("match_over", "the match is over")
                     if state.status != "between_rounds":
                         raise DomainError("round_in_progress", "a round is being played")
-                    rng = rng_for(loaded.record.seed, state.version, "shuffle")
+                    rng = rng_for(loaded.seed, state.version, "shuffle")
                     command: Command = shuffle(rng)
                     actor = f"seat:{seat}"
                 else:
@@ -307,15 +372,18 @@ class MatchService:
                     actor = f"seat:{seat}"
                 new_state, events = apply(state, command)
                 steps = [Step(command, actor, events)]
-                new_state, more = advance(new_state, loaded.record.seed)
+                new_state, more = advance(new_state, loaded.seed)
                 steps += more
             except DomainError as exc:
+                if not fresh:
+                    refresh = True
+                    continue
                 raise domain_problem(exc) from exc
             all_events = [e for s in steps for e in s.events]
             numbered = list(enumerate(all_events, start=state.version + 1))
             body = render(new_state, numbered)
             try:
-                await self.store.commit(
+                stored = await self.store.commit(
                     match_id,
                     expected_version=state.version,
                     prev_hash=loaded.last_hash,
@@ -331,7 +399,10 @@ class MatchService:
                     ),
                 )
             except ConcurrencyError:
+                refresh = True
                 continue  # someone else appended first: reload and decide again
+            last_hash = stored[-1].hash if stored else loaded.last_hash
+            self._remember(match_id, Current(loaded.seed, new_state, last_hash))
             return CommandResult(200, body)
         raise ServiceError(
             409, "conflict", "Too much contention", "the match kept changing; try again"

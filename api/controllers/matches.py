@@ -301,9 +301,9 @@ class MatchController(Controller):
         store: NamedDependency[EventStore],
         authorization: OptionalToken = None,
     ) -> MatchOut:
-        await existing(store, match_id)
+        await service.ensure_exists(match_id)
         seat = await caller_seat(store, match_id, authorization, required=False)
-        loaded = await service.load(match_id)
+        loaded, _ = await service.current(match_id)
         return MatchOut(
             match_id=match_id,
             version=loaded.state.version,
@@ -349,7 +349,7 @@ class MatchController(Controller):
             ),
         ] = None,
     ) -> Response[CommandOut]:
-        await existing(store, match_id)
+        await service.ensure_exists(match_id)
         seat = await caller_seat(store, match_id, authorization, required=True)
         assert seat is not None
         fingerprint = hashlib.sha256(_encoder.encode(data)).hexdigest()
@@ -502,7 +502,7 @@ class MatchController(Controller):
                 try:
                     after = resume
                     if after is None:
-                        loaded = await service.load(match_id)
+                        loaded, _ = await service.current(match_id)
                         state = loaded.state
                         out = MatchOut(match_id, state.version, seat, view(state, seat))
                         yield ServerSentEventMessage(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -26,6 +27,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
+def _json_text(value: Any) -> str:
+    return msgspec.json.encode(value).decode()
+
+
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url`` (psycopg 3 for PostgreSQL, aiosqlite for SQLite)."""
     url = normalize_database_url(url)
@@ -33,11 +38,14 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": 30}, **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
+    # No pool_pre_ping: it costs a round trip per checkout. A pooled connection that died
+    # (database restart) fails its first statement instead; the store retries reads once and
+    # retries a commit whose COMMIT was never sent, and SQLAlchemy then recycles the whole pool.
     return create_async_engine(
         url,
-        pool_pre_ping=True,
         pool_size=10,
         max_overflow=10,
+        json_serializer=_json_text,
         connect_args={"connect_timeout": 5},
         **kwargs,
     )

@@ -31,6 +31,25 @@ class StoreUnavailable(Exception):
     """The database cannot be reached or refused the operation for operational reasons."""
 
 
+INSERT_EVENT = (
+    "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash) "
+    "VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s)"
+)
+INSERT_IDEMPOTENCY = (
+    "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, status_code, body, "
+    "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+
+#: seat tokens remembered per process (token hash -> (match id, seat))
+TOKEN_CACHE_SIZE = 100_000
+
+
+def _is_down(exc: DBAPIError) -> bool:
+    """An operational failure (connection lost, server shutting down), not a bad query."""
+    code = getattr(exc.orig, "sqlstate", None) or ""
+    return code[:2] in ("08", "57") or "OperationalError" in type(exc.orig).__name__
+
+
 class ChainBroken(Exception):
     """A stored stream whose hashes do not chain."""
 
@@ -153,6 +172,11 @@ class EventStore:
         self.engine = engine
         self.notifier = notifier or Notifier()
         self.is_postgres = engine.dialect.name == "postgresql"
+        # reads run in autocommit on PostgreSQL: no BEGIN/ROLLBACK round trips around a SELECT
+        self.read_engine: AsyncEngine = (
+            engine.execution_options(isolation_level="AUTOCOMMIT") if self.is_postgres else engine
+        )
+        self._tokens: dict[str, tuple[str, int]] = {}
 
     # --- reads -------------------------------------------------------------------------
 
@@ -164,10 +188,7 @@ class EventStore:
             raise StoreUnavailable(str(exc)) from exc
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
-        async with self._connect() as conn:
-            row = (
-                await conn.execute(sa.select(t.matches).where(t.matches.c.id == match_id))
-            ).first()
+        row = await self._first(sa.select(t.matches).where(t.matches.c.id == match_id))
         return _row_to_match(row) if row is not None else None
 
     async def load(
@@ -181,8 +202,7 @@ class EventStore:
         )
         if limit is not None:
             query = query.limit(limit)
-        async with self._connect() as conn:
-            rows = (await conn.execute(query)).all()
+        rows = await self._all(query)
         return [_row_to_event(r) for r in rows]
 
     async def list_matches(
@@ -211,30 +231,31 @@ class EventStore:
             query = query.where(
                 sa.or_(m.c.created_at < created, sa.and_(m.c.created_at == created, m.c.id < mid))
             )
-        async with self._connect() as conn:
-            rows = (await conn.execute(query)).all()
+        rows = await self._all(query)
         return [_row_to_match(r) for r in rows]
 
     async def seat_for_token(self, token_sha256: str) -> tuple[str, int] | None:
+        # a token never changes hands: remember the ones seen (not the unknown ones, which
+        # may be claimed later)
+        cached = self._tokens.get(token_sha256)
+        if cached is not None:
+            return cached
         st = t.seat_tokens
-        async with self._connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(st.c.match_id, st.c.seat).where(st.c.token_sha256 == token_sha256)
-                )
-            ).first()
-        return (row.match_id, row.seat) if row is not None else None
+        row = await self._first(
+            sa.select(st.c.match_id, st.c.seat).where(st.c.token_sha256 == token_sha256)
+        )
+        if row is None:
+            return None
+        if len(self._tokens) >= TOKEN_CACHE_SIZE:
+            self._tokens.clear()
+        self._tokens[token_sha256] = found = (row.match_id, row.seat)
+        return found
 
     async def get_idempotency(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
         ik = t.idempotency_keys
-        async with self._connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(ik).where(
-                        ik.c.match_id == match_id, ik.c.seat == seat, ik.c.key == key
-                    )
-                )
-            ).first()
+        row = await self._first(
+            sa.select(ik).where(ik.c.match_id == match_id, ik.c.seat == seat, ik.c.key == key)
+        )
         if row is None:
             return None
         return IdempotencyRecord(
@@ -298,11 +319,25 @@ class EventStore:
         }
         if summary.seats is not None:
             summary_values["seats"] = summary.seats
-        try:
-            async with self.engine.begin() as conn:
-                if new_match is not None:
-                    await conn.execute(
-                        sa.insert(t.matches).values(
+        if self.is_postgres and new_match is None and not seat_tokens and rows:
+            await self._append_pipelined(
+                match_id, expected_version, summary_values, rows, idempotency, stamp
+            )
+            self.notifier.publish(match_id, summary.version)
+            return [StoredEvent(position=0, **r) for r in rows]
+        # NOTIFY rides on the match row's statement (one round trip less); it is delivered
+        # only if the transaction commits
+        notify = (
+            [sa.func.pg_notify(CHANNEL, f"{match_id}:{summary.version}")]
+            if self.is_postgres and rows
+            else []
+        )
+        for attempt in (1, 2):
+            committing = False
+            try:
+                async with self.engine.begin() as conn:
+                    if new_match is not None:
+                        insert = sa.insert(t.matches).values(
                             id=match_id,
                             created_at=stamp,
                             seats=new_match.seats,
@@ -310,64 +345,71 @@ class EventStore:
                             seed=new_match.seed,
                             **summary_values,
                         )
-                    )
-                    if new_match.token_hashes:
+                        await conn.execute(insert.returning(*notify) if notify else insert)
+                        if new_match.token_hashes:
+                            await conn.execute(
+                                sa.insert(t.seat_tokens),
+                                [
+                                    {"match_id": match_id, "seat": s, "token_sha256": h}
+                                    for s, h in sorted(new_match.token_hashes.items())
+                                ],
+                            )
+                    else:
+                        # the optimistic lock: only a stream still at expected_version moves on
+                        result = await conn.execute(
+                            sa.update(t.matches)
+                            .where(
+                                t.matches.c.id == match_id,
+                                t.matches.c.version == expected_version,
+                            )
+                            .values(**summary_values)
+                            .returning(t.matches.c.version, *notify)
+                        )
+                        if len(result.all()) != 1:
+                            raise ConcurrencyError(
+                                f"match {match_id} is no longer at version {expected_version}"
+                            )
+                    if seat_tokens:
                         await conn.execute(
                             sa.insert(t.seat_tokens),
                             [
                                 {"match_id": match_id, "seat": s, "token_sha256": h}
-                                for s, h in sorted(new_match.token_hashes.items())
+                                for s, h in sorted(seat_tokens.items())
                             ],
                         )
-                else:
-                    # the optimistic lock: only a stream still at expected_version moves on
-                    result = await conn.execute(
-                        sa.update(t.matches)
-                        .where(
-                            t.matches.c.id == match_id,
-                            t.matches.c.version == expected_version,
+                    if rows:
+                        await conn.execute(sa.insert(t.events), rows)
+                    if idempotency is not None:
+                        await conn.execute(
+                            sa.insert(t.idempotency_keys).values(
+                                match_id=idempotency.match_id,
+                                seat=idempotency.seat,
+                                key=idempotency.key,
+                                fingerprint=idempotency.fingerprint,
+                                status_code=idempotency.status_code,
+                                body=idempotency.body,
+                                created_at=stamp,
+                            )
                         )
-                        .values(**summary_values)
-                    )
-                    if result.rowcount != 1:
-                        raise ConcurrencyError(
-                            f"match {match_id} is no longer at version {expected_version}"
-                        )
-                if seat_tokens:
-                    await conn.execute(
-                        sa.insert(t.seat_tokens),
-                        [
-                            {"match_id": match_id, "seat": s, "token_sha256": h}
-                            for s, h in sorted(seat_tokens.items())
-                        ],
-                    )
-                if rows:
-                    await conn.execute(sa.insert(t.events), rows)
-                if idempotency is not None:
-                    await conn.execute(
-                        sa.insert(t.idempotency_keys).values(
-                            match_id=idempotency.match_id,
-                            seat=idempotency.seat,
-                            key=idempotency.key,
-                            fingerprint=idempotency.fingerprint,
-                            status_code=idempotency.status_code,
-                            body=idempotency.body,
-                            created_at=stamp,
-                        )
-                    )
-                if self.is_postgres and rows:
-                    await conn.execute(
-                        sa.select(sa.func.pg_notify(CHANNEL, f"{match_id}:{summary.version}"))
-                    )
-        except IntegrityError as exc:
-            raise ConcurrencyError(str(exc.orig)) from exc
-        except (DBAPIError, OSError) as exc:
-            if isinstance(exc, DBAPIError) and not exc.connection_invalidated:
-                # serialization failures and lock timeouts are conflicts too
-                code = getattr(exc.orig, "sqlstate", None)
-                if code in ("40001", "40P01"):
-                    raise ConcurrencyError(str(exc.orig)) from exc
-            raise StoreUnavailable(str(exc)) from exc
+                    committing = True  # leaving the block sends COMMIT
+            except IntegrityError as exc:
+                raise ConcurrencyError(str(exc.orig)) from exc
+            except (DBAPIError, OSError) as exc:
+                if (
+                    isinstance(exc, DBAPIError)
+                    and exc.connection_invalidated
+                    and not committing
+                    and attempt == 1
+                ):
+                    continue  # a pooled connection had died: nothing was written; again
+                if isinstance(exc, DBAPIError) and not exc.connection_invalidated:
+                    # serialization failures and lock timeouts are conflicts too
+                    code = getattr(exc.orig, "sqlstate", None)
+                    if code in ("40001", "40P01"):
+                        raise ConcurrencyError(str(exc.orig)) from exc
+                raise StoreUnavailable(str(exc)) from exc
+            else:
+                break
         if rows:
             self.notifier.publish(match_id, summary.version)
         return [
@@ -375,7 +417,119 @@ class EventStore:
             for r in rows
         ]
 
+    async def _append_pipelined(
+        self,
+        match_id: str,
+        expected_version: int,
+        summary_values: Mapping[str, Any],
+        rows: Sequence[Mapping[str, Any]],
+        idempotency: IdempotencyRecord | None,
+        stamp: dt.datetime,
+    ) -> None:
+        """The PostgreSQL path of an append to an existing stream: the version-checked
+        UPDATE (with its NOTIFY), the event INSERTs and the idempotency record go out in one
+        psycopg pipeline, so a command costs two round trips (the statements, then COMMIT).
+
+        If the UPDATE matched no row the stream moved on: the whole transaction is rolled
+        back (the INSERTs then either failed on the unique version or are undone).
+        """
+        import psycopg
+
+        values = dict(summary_values)
+        sets = ", ".join(
+            f"{k} = %({k})s::jsonb" if k in ("lives", "seats") else f"{k} = %({k})s"
+            for k in values
+        )
+        for k in ("lives", "seats"):
+            if k in values:
+                values[k] = msgspec.json.encode(values[k]).decode()
+        values.update(
+            _id=match_id,
+            _expected=expected_version,
+            _channel=CHANNEL,
+            _payload=f"{match_id}:{summary_values['version']}",
+        )
+        update = (
+            f"UPDATE matches SET {sets} WHERE id = %(_id)s AND version = %(_expected)s "
+            "RETURNING version, pg_notify(%(_channel)s, %(_payload)s)"
+        )
+        event_params = [
+            (
+                r["match_id"], r["version"], r["type"], msgspec.json.encode(r["data"]).decode(),
+                None if r["meta"] is None else msgspec.json.encode(r["meta"]).decode(),
+                r["recorded_at"], r["prev_hash"], r["hash"],
+            )
+            for r in rows
+        ]  # fmt: skip
+        for attempt in (1, 2):
+            committing = False
+            try:
+                async with self.engine.begin() as conn:
+                    raw = await conn.get_raw_connection()
+                    pg: psycopg.AsyncConnection[Any] = raw.driver_connection  # type: ignore[assignment]
+                    moved = pg.cursor()
+                    try:
+                        async with pg.pipeline(), pg.cursor() as cur:
+                            await moved.execute(update, values)
+                            await cur.executemany(INSERT_EVENT, event_params)
+                            if idempotency is not None:
+                                await cur.execute(
+                                    INSERT_IDEMPOTENCY,
+                                    (
+                                        idempotency.match_id, idempotency.seat, idempotency.key,
+                                        idempotency.fingerprint, idempotency.status_code,
+                                        idempotency.body, stamp,
+                                    ),
+                                )  # fmt: skip
+                        if len(await moved.fetchall()) != 1:
+                            raise ConcurrencyError(
+                                f"match {match_id} is no longer at version {expected_version}"
+                            )
+                    finally:
+                        await moved.close()
+                    committing = True  # leaving the block sends COMMIT
+            except psycopg.errors.IntegrityError as exc:
+                raise ConcurrencyError(str(exc)) from exc
+            except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected) as exc:
+                raise ConcurrencyError(str(exc)) from exc
+            except DBAPIError as exc:
+                if exc.connection_invalidated and not committing and attempt == 1:
+                    continue
+                if isinstance(exc, IntegrityError):
+                    raise ConcurrencyError(str(exc.orig)) from exc
+                raise StoreUnavailable(str(exc)) from exc
+            except (psycopg.OperationalError, OSError) as exc:
+                if not committing and attempt == 1:
+                    continue  # a pooled connection had died before anything was committed
+                raise StoreUnavailable(str(exc)) from exc
+            else:
+                return
+
     # --- helpers -----------------------------------------------------------------------
+
+    async def _read(self, query: sa.Executable) -> list[sa.Row[Any]]:
+        """Run a read; a pooled connection found dead (the database restarted) is retried
+        once on a fresh one, and an unreachable database is :class:`StoreUnavailable`."""
+        for attempt in (1, 2):
+            try:
+                async with self.read_engine.connect() as conn:
+                    return list((await conn.execute(query)).all())
+            except DBAPIError as exc:
+                if exc.connection_invalidated and attempt == 1:
+                    continue
+                if isinstance(exc.orig, OSError) or exc.connection_invalidated or _is_down(exc):
+                    raise StoreUnavailable(str(exc)) from exc
+                raise
+            except OSError as exc:
+                raise StoreUnavailable(str(exc)) from exc
+        raise AssertionError("unreachable")
+
+    async def _first(self, query: sa.Executable) -> sa.Row[Any] | None:
+        rows = await self._read(query)
+        return rows[0] if rows else None
+
+    async def _all(self, query: sa.Executable) -> list[sa.Row[Any]]:
+        return await self._read(query)
 
     def _connect(self) -> _Guarded:
         return _Guarded(self.engine)

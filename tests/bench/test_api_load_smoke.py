@@ -1,0 +1,33 @@
+"""``bench/api_load.py --smoke`` runs end to end and prints its figures (no timing checked)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import PgServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_api_load_smoke_prints_every_figure(pg_server: PgServer) -> None:
+    admin = pg_server.admin_url.render_as_string(hide_password=False)
+    out = subprocess.run(
+        [sys.executable, "bench/api_load.py", "--smoke", "--database-url", admin],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    text = out.stdout
+    for phase in ("service", "ceiling"):
+        line = next(ln for ln in text.splitlines() if ln.startswith(phase + " "))
+        assert re.search(r"[\d.]+ commands/s", line), line
+        assert re.search(r"p50 [\d.]+ ms\s+p95 [\d.]+ ms\s+p99 [\d.]+ ms", line), line
+        assert "errors" not in line, line
+    assert re.search(r"^raw +[\d.]+ commands/s", text, re.M), text
+    assert re.search(r"^service/ceiling: [\d.]+$", text, re.M), text
+    assert re.search(r"^service/raw: [\d.]+$", text, re.M), text
