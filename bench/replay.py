@@ -113,18 +113,24 @@ def main() -> int:
     print(f"  step, max             {_ms(steps[-1])}   ({len(steps)} steps)")
     print(f"  slider to the end     {_ms(jump)}")
     print(f"  jump to round 10      {_ms(to_round)}")
-    ok = load < LOAD_TARGET and p95 < STEP_TARGET
+    verdicts = [("app load", load, LOAD_TARGET), ("app step p95", p95, STEP_TARGET)]
     if args.browser:
         browser_load, browser_steps = _browser(text, min(args.steps, 30))
         browser_steps.sort()
+        b50 = statistics.median(browser_steps)
         b95 = browser_steps[int(0.95 * (len(browser_steps) - 1))]
-        print("browser (headless chromium, click until the page has redrawn):")
+        print("browser (headless chromium; from the click until the page has redrawn, which")
+        print("includes Streamlit's websocket round trip and the browser's own rendering):")
         print(f"  load the match        {_ms(browser_load)}")
-        print(f"  step, median          {_ms(statistics.median(browser_steps))}")
+        print(f"  step, median          {_ms(b50)}")
         print(f"  step, p95             {_ms(b95)}   ({len(browser_steps)} steps)")
-        ok = ok and browser_load < LOAD_TARGET and b95 < STEP_TARGET
-    print(f"targets: load {load / LOAD_TARGET:.0%} of budget, step p95 {p95 / STEP_TARGET:.0%} "
-          f"of budget -> {'met' if ok else 'MISSED'}")  # fmt: skip
+        verdicts += [("browser load", browser_load, LOAD_TARGET),
+                     ("browser step median", b50, STEP_TARGET),
+                     ("browser step p95", b95, STEP_TARGET)]  # fmt: skip
+    print("targets (figure / budget):")
+    for name, figure, budget in verdicts:
+        print(f"  {name:20s} {figure / budget:5.0%}  {'met' if figure < budget else 'MISSED'}")
+    ok = all(figure < budget for _, figure, budget in verdicts)
     return 0 if ok else 1
 
 
