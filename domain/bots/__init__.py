@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 from domain.bots.basic import basic_choice
+from domain.bots.expert import expert_choice
 from domain.views import MatchView
 
 Policy = Callable[[MatchView, random.Random], str]
@@ -17,7 +18,11 @@ def random_choice(view: MatchView, rng: random.Random) -> str:
     return rng.choice(view.pending.choices)
 
 
-POLICIES: dict[str, Policy] = {"random": random_choice, "basic": basic_choice}
+POLICIES: dict[str, Policy] = {
+    "random": random_choice,
+    "basic": basic_choice,
+    "expert": expert_choice,
+}
 
 
 def choose(level: str, view: MatchView, rng: random.Random) -> str:

@@ -1,0 +1,326 @@
+"""``expert``: reasons over what its seat knows, then plays the round out many times.
+
+How a decision is made:
+
+1. **Card accounting** (``account``). Every card in a round comes from a known place in the
+   pack: participant ``P[k]`` is dealt the k-th card from the bottom (RULES §5.1), the dealer
+   draws the next one from the bottom and a horse at the dealer sends a requester to the top.
+   Replaying this round's events *as the seat saw them*, we follow which pack position each
+   seat's current card came from, and we pin every card the seat has seen to its position:
+   its own deal, both cards of its own exchanges and reversals, its pack draws and discards,
+   and the revealed specials. A target that exchanged without a reveal held a plain card.
+   Earlier rounds tell nothing: the pack is reshuffled every round.
+2. **Sampling** (``sample_pack``). The unseen cards are dealt at random to the unseen positions,
+   honouring the "plain" constraints, which gives a full pack consistent with everything the
+   seat knows. Each sample is weighted by how likely the other seats' earlier keep/exchange
+   choices were with the cards it gives them, under the ``basic`` model: a seat that kept
+   probably holds a high card.
+3. **Rollouts**. From the rebuilt full state, each possible answer is applied with the pure
+   domain (``apply``) and the round is played to its end, every later decision taken by the
+   ``basic`` model. The same samples serve every answer (common random numbers), so the
+   comparison is sharper than the estimates.
+4. **Standings** (``standing``). A rollout's outcome is the lives after the round, scored as the
+   chance of ending the match as the last seat standing. That weighs elimination (worth
+   nothing), the lives of everyone and how many seats remain, not only the lives lost now.
+
+Only the ``MatchView`` is read, and chance comes only from the caller's ``rng``, so a decision
+is a function of what the seat may know and of the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple, cast
+
+from msgspec.structs import replace
+
+from domain.bots.basic import basic_decision, exchanges_on_turn
+from domain.cards import CARDS, is_special
+from domain.commands import Choice, Choose, SeatSpec
+from domain.decide import apply
+from domain.events import (
+    CardDealt,
+    CardRevealed,
+    CardsExchanged,
+    ExchangeRequested,
+    ExchangeReversed,
+    Kept,
+    LifeLost,
+    PackExchanged,
+    Retargeted,
+)
+from domain.pending import pending
+from domain.state import MatchState, RoundState
+from domain.views import MatchView
+
+PACK_SIZE = len(CARDS)
+
+# Samples per decision. The dealer's answer needs no rollout beyond scoring, so it can afford
+# many more; the others are tuned to keep the decision time p99 under 50 ms on two cores.
+SAMPLES: dict[str, int] = {"turn": 120, "dealer_turn": 400, "inn_choice": 120, "inn_response": 120}
+
+# How often the model expects another seat to act against the ``basic`` heuristic. Above zero so
+# that a surprising choice (a human, another expert) down-weights a deal instead of ruling it out.
+SURPRISE = 0.1
+
+# Beyond this many lives on the table the standings odds are approximated by the share of lives.
+_EXACT_STANDINGS_LIVES = 24
+
+
+class PastTurn(NamedTuple):
+    """Another seat's keep/exchange decision earlier this round, and what it was based on."""
+
+    seat: int
+    position: int  # pack position of the card it held when it chose
+    exchanged: bool
+    lives: int
+    live_players: int
+
+
+@dataclass(frozen=True)
+class Accounting:
+    """What the seat knows about where this round's cards are."""
+
+    known: dict[int, str]  # pack position -> card, for every card the seat has seen
+    plain: frozenset[int]  # positions whose card was targeted and exchanged: no special
+    holding: dict[int, int]  # dealt seat -> pack position its current card came from
+    top: int  # next position drawn from the top
+    bottom: int  # next position dealt or drawn from the bottom
+    requester: int | None  # the request being resolved (meaningful at inn prompts)
+    target: int | None
+    past_turns: tuple[PastTurn, ...]
+
+
+def account(view: MatchView) -> Accounting:
+    """Replay the round's events as ``view.viewer`` saw them (see the module docstring, 1)."""
+    lives = [s.lives for s in view.seats]
+    for e in view.round_events:  # lives at the round's start: undo its mid-round losses
+        if type(e) is LifeLost:
+            lives[e.seat] += 1
+    me = view.viewer
+    known: dict[int, str] = {}
+    plain: set[int] = set()
+    revealed: set[int] = set()
+    holding: dict[int, int] = {}
+    past: list[PastTurn] = []
+    top, bottom = 0, PACK_SIZE - 1
+    requester: int | None = None
+    target: int | None = None
+
+    def note_turn(seat: int, exchanged: bool) -> None:
+        if seat != me:
+            live = sum(1 for p in view.participants if lives[p] > 0)
+            past.append(PastTurn(seat, holding[seat], exchanged, lives[seat], live))
+
+    for e in view.round_events:
+        kind = type(e)
+        if kind is CardDealt:
+            assert isinstance(e, CardDealt)
+            holding[e.seat] = bottom
+            if e.card is not None:
+                known[bottom] = e.card
+            bottom -= 1
+        elif kind is Kept:
+            assert isinstance(e, Kept)
+            note_turn(e.seat, False)
+        elif kind is ExchangeRequested:
+            assert isinstance(e, ExchangeRequested)
+            note_turn(e.seat, True)
+            requester, target = e.seat, e.target
+        elif kind is Retargeted:
+            assert isinstance(e, Retargeted)
+            target = e.target
+        elif kind is CardRevealed:
+            assert isinstance(e, CardRevealed)
+            known[holding[e.seat]] = e.card
+            revealed.add(holding[e.seat])
+        elif kind is CardsExchanged or kind is ExchangeReversed:
+            assert isinstance(e, CardsExchanged | ExchangeReversed)
+            r, t = e.requester, e.target
+            if kind is CardsExchanged and holding[t] not in revealed:
+                plain.add(holding[t])  # a target's dealt card exchanged without a reveal
+            if e.requester_gets is not None:  # the seat was a party: it saw both cards
+                known[holding[t]] = e.requester_gets
+            if e.target_gets is not None:
+                known[holding[r]] = e.target_gets
+            holding[r], holding[t] = holding[t], holding[r]
+        elif kind is PackExchanged:
+            assert isinstance(e, PackExchanged)
+            if e.end == "top":
+                position, top = top, top + 1
+            else:
+                position, bottom = bottom, bottom - 1
+            if e.gave is not None:
+                known[holding[e.seat]] = e.gave
+            if e.got is not None:
+                known[position] = e.got
+            holding[e.seat] = position
+        elif kind is LifeLost:
+            assert isinstance(e, LifeLost)
+            lives[e.seat] = e.lives_after
+    return Accounting(
+        known=known,
+        plain=frozenset(plain),
+        holding=holding,
+        top=top,
+        bottom=bottom,
+        requester=requester,
+        target=target,
+        past_turns=tuple(past),
+    )
+
+
+def unseen_cards(acc: Accounting) -> list[str]:
+    """The cards the seat has not seen this round, in canonical order (for determinism)."""
+    seen = set(acc.known.values())
+    return [card for card in CARDS if card not in seen]
+
+
+def in_play_positions(participants: int) -> list[int]:
+    """The pack positions a round can use: one deal each plus the dealer's draw from the
+    bottom, and the horse draw from the top (RULES §5.6). The middle of the pack never plays."""
+    return [0, *range(PACK_SIZE - participants - 1, PACK_SIZE)]
+
+
+def sample_pack(acc: Accounting, participants: int, rng: random.Random) -> list[str]:
+    """A full pack agreeing with everything the seat knows, uniform among those that do."""
+    unseen = unseen_cards(acc)
+    assert len(unseen) + len(acc.known) == PACK_SIZE, "card accounting is inconsistent"
+    open_positions = [p for p in in_play_positions(participants) if p not in acc.known]
+    # Plain-constrained positions first, from the plain cards; then the rest, from what is left.
+    must_be_plain = [p for p in open_positions if p in acc.plain]
+    free = [p for p in open_positions if p not in acc.plain]
+    chosen = rng.sample([c for c in unseen if not is_special(c)], len(must_be_plain))
+    if chosen:
+        unseen = [c for c in unseen if c not in chosen]
+    chosen += rng.sample(unseen, len(free))
+    # The unused middle of the pack gets the leftovers, only to keep it a permutation.
+    placed = set(chosen)
+    leftovers = iter([c for c in unseen if c not in placed])
+    pack = [acc.known.get(p) or "" for p in range(PACK_SIZE)]
+    for position, card in zip(must_be_plain + free, chosen, strict=True):
+        pack[position] = card
+    for position in range(PACK_SIZE):
+        if not pack[position]:
+            pack[position] = next(leftovers)
+    return pack
+
+
+def likelihood(acc: Accounting, pack: list[str]) -> float:
+    """How well the other seats' earlier choices fit the cards ``pack`` gives them."""
+    weight = 1.0
+    for turn in acc.past_turns:
+        expected = exchanges_on_turn(pack[turn.position], turn.lives, turn.live_players)
+        weight *= 1.0 - SURPRISE if expected == turn.exchanged else SURPRISE
+    return weight
+
+
+def template_state(view: MatchView, acc: Accounting) -> MatchState:
+    """The full match state as the view describes it, with the pack and hands still blank."""
+    assert view.step is not None
+    inn_prompt = view.step in ("inn_choice", "inn_response")
+    rnd = RoundState(
+        number=view.round,
+        dealer=view.dealer,
+        participants=view.participants,
+        commitment="",
+        pack=(),
+        salt="",
+        hands=(None,) * len(view.seats),
+        top=acc.top,
+        bottom=acc.bottom,
+        step=view.step,
+        current=view.current,
+        requester=acc.requester if inn_prompt else None,
+        target=acc.target if inn_prompt else None,
+        chain=view.chain,
+        pledges=view.pledges,
+        revealed=tuple((r.seat, r.card) for r in view.revealed),
+        skipped=tuple(s.seat for s in view.seats if s.skipped),
+        dead=tuple(s.seat for s in view.seats if s.dead),
+    )
+    return MatchState(
+        seats=tuple(SeatSpec(name=s.name) for s in view.seats),
+        starting_lives=view.starting_lives,
+        lives=tuple(s.lives for s in view.seats),
+        dealer=view.dealer,
+        status="in_round",
+        rounds_played=view.round - 1,
+        round=rnd,
+    )
+
+
+def rebuild(template: MatchState, acc: Accounting, pack: list[str]) -> MatchState:
+    """The template with a sampled pack: each dealt seat holds the card of its position."""
+    assert template.round is not None
+    hands = tuple(
+        pack[acc.holding[s]] if s in acc.holding else None for s in range(len(template.lives))
+    )
+    return replace(template, round=replace(template.round, pack=tuple(pack), hands=hands))
+
+
+def play_out(state: MatchState, rng: random.Random) -> tuple[int, ...]:
+    """Finish the round with every seat following ``basic``; the lives after it."""
+    while state.status == "in_round":
+        decision = pending(state)
+        rnd = state.round
+        assert decision is not None and decision.seat is not None and rnd is not None
+        card = rnd.hands[decision.seat]
+        assert card is not None
+        live = sum(1 for p in rnd.participants if state.lives[p] > 0)
+        lives = state.lives[decision.seat]
+        choice = basic_decision(decision.kind, card, lives, live, rng)
+        state, _ = apply(state, Choose(decision.seat, cast(Choice, choice)))
+    return state.lives
+
+
+@cache
+def _last_standing_odds(mine: int, others: tuple[int, ...]) -> float:
+    """P(ending as the only seat with lives) if each round one live seat, at random, loses one.
+
+    ``others`` holds only the other seats with lives, sorted, so equal positions share a cache
+    entry. A crude model of a round, but it ranks positions sensibly: the last life is worth
+    far more than the third, and an opponent's loss is worth something too.
+    """
+    if mine == 0:
+        return 0.0
+    if not others:
+        return 1.0
+    total = _last_standing_odds(mine - 1, others)
+    for i in range(len(others)):
+        rest = others[:i] + ((others[i] - 1,) if others[i] > 1 else ()) + others[i + 1 :]
+        total += _last_standing_odds(mine, tuple(sorted(rest)))
+    return total / (1 + len(others))
+
+
+def standing(lives: tuple[int, ...], me: int) -> float:
+    """How good the lives after a round are for ``me``: its odds of winning the match."""
+    if sum(lives) > _EXACT_STANDINGS_LIVES:  # too many positions to enumerate: share of lives
+        return lives[me] / sum(lives)
+    others = tuple(sorted(n for seat, n in enumerate(lives) if seat != me and n > 0))
+    return _last_standing_odds(lives[me], others)
+
+
+def expert_choice(view: MatchView, rng: random.Random) -> str:
+    """The answer with the best expected standing over deals consistent with the view."""
+    decision = view.pending
+    assert decision is not None, "nothing to decide"
+    if decision.kind == "next_round":
+        return "next_round"
+    me = view.viewer
+    assert me is not None and decision.seat == me and view.hand is not None
+    acc = account(view)
+    template = template_state(view, acc)
+    choices = decision.choices
+    totals = [0.0] * len(choices)
+    for _ in range(SAMPLES[decision.kind]):
+        pack = sample_pack(acc, len(view.participants), rng)
+        weight = likelihood(acc, pack)
+        state = rebuild(template, acc, pack)
+        for i, choice in enumerate(choices):
+            after, _ = apply(state, Choose(me, cast(Choice, choice)))
+            totals[i] += weight * standing(play_out(after, rng), me)
+    best = max(range(len(choices)), key=totals.__getitem__)  # ties: the first listed
+    return choices[best]
