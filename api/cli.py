@@ -281,6 +281,10 @@ def build_parser() -> argparse.ArgumentParser:
         "openapi", help="print the OpenAPI document the API serves (docs/openapi.json)"
     )
     oas.set_defaults(func=cmd_openapi)
+
+    from api.tournament import add_parser as add_tournament_parser
+
+    add_tournament_parser(sub)  # cuccu tournament: seeded bot-only matches, in memory
     return parser
 
 
