@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from api.controllers.health import HealthController
 from api.controllers.matches import MatchController
 from api.problems import EXCEPTION_HANDLERS
+from api.ratelimit import rate_limit_middleware
 from api.service import MatchService
 from api.settings import Settings
 from api.store import (
@@ -43,6 +44,11 @@ decision (`POST /matches/{id}/commands`), follow the match live (`GET /matches/{
 and export the complete log of a finished match.
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
+
+Limits: a request body larger than `CUCCU_MAX_BODY_BYTES` (default 16384 bytes) is refused
+with 413. Each seat token may send `CUCCU_RATE_LIMIT` requests per second (default 100, in
+bursts of up to `CUCCU_RATE_BURST`, default 200) to each API process; beyond that the answer
+is 429 with a `Retry-After` header (seconds). `/health`, `/ready` and `/schema` are not limited.
 The guide, with curl examples and the compatibility policy, is `docs/API.md` in the repository.
 """
 
@@ -95,6 +101,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
         },
         exception_handlers=EXCEPTION_HANDLERS,
+        middleware=[
+            rate_limit_middleware(settings.rate_limit_per_second, settings.rate_limit_burst)
+        ],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Cuccù match service",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import dataclasses
 import os
 import sys
 import time
@@ -17,13 +18,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     settings = Settings.from_env()
     url = getattr(args, "database_url", None)
     if url:
-        settings = Settings(
-            database_url=normalize_database_url(url),
-            host=settings.host,
-            port=settings.port,
-            max_body_bytes=settings.max_body_bytes,
-            sse_keepalive_seconds=settings.sse_keepalive_seconds,
-        )
+        settings = dataclasses.replace(settings, database_url=normalize_database_url(url))
     return settings
 
 

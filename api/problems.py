@@ -44,6 +44,7 @@ PROBLEM_TYPES = {
     "validation-error": (422, "Invalid values"),
     "invalid-config": (422, "Invalid match configuration"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
+    "rate-limited": (429, "Too many requests"),
     "database-unavailable": (503, "Database unavailable"),
     "internal-error": (500, "Internal error"),
 }
@@ -58,6 +59,7 @@ _BY_STATUS = {
     413: "body-too-large",
     415: "unsupported-media-type",
     422: "validation-error",
+    429: "rate-limited",
     503: "database-unavailable",
 }
 
@@ -75,6 +77,8 @@ def problem(
         errors=extra.get("errors"),
     )
     headers = {"WWW-Authenticate": 'Bearer realm="cuccu"'} if status == 401 else None
+    if extra.get("retry_after") is not None:
+        headers = {"Retry-After": str(extra["retry_after"])}
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
@@ -141,15 +145,30 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
 }
 
 
-def responses(*statuses: int) -> dict[int, ResponseSpec]:
-    """OpenAPI documentation of the problem responses a route may give."""
+def responses(*statuses: int, limited: bool = True) -> dict[int, ResponseSpec]:
+    """OpenAPI documentation of the problem responses a route may give.
+
+    ``limited``: the route counts against the per-token rate limit (429, see api.ratelimit).
+    """
     out: dict[int, ResponseSpec] = {}
-    for status in statuses:
+    for status in sorted({*statuses, *((429,) if limited else ())}):
         kinds = [s for s, (st, _) in PROBLEM_TYPES.items() if st == status]
         out[status] = ResponseSpec(
             data_container=Problem,
             description="Problem details (RFC 9457); `type` is one of: "
-            + ", ".join(f"`{TYPE_PREFIX}{k}`" for k in kinds),
+            + ", ".join(f"`{TYPE_PREFIX}{k}`" for k in kinds)
+            + (
+                ". The `Retry-After` header gives the seconds to wait. Set with "
+                "`CUCCU_RATE_LIMIT` (requests per second per seat token, default 100; 0 turns "
+                "it off) and `CUCCU_RATE_BURST` (default 200)."
+                if status == 429
+                else ""
+            )
+            + (
+                ". The limit is `CUCCU_MAX_BODY_BYTES` (default 16384 bytes)."
+                if status == 413
+                else ""
+            ),
             media_type=PROBLEM_JSON,
             generate_examples=False,
         )

@@ -9,6 +9,9 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cuccu.db"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_MAX_BODY_BYTES = 16 * 1024
+#: requests per second per seat token (0 disables the limit), and the burst allowed above it
+DEFAULT_RATE_LIMIT = 100.0
+DEFAULT_RATE_BURST = 200
 
 #: every environment variable the service reads; compose.yaml is tested against this list
 ENV_VARS = (
@@ -16,6 +19,8 @@ ENV_VARS = (
     "CUCCU_HOST",
     "CUCCU_PORT",
     "CUCCU_MAX_BODY_BYTES",
+    "CUCCU_RATE_LIMIT",
+    "CUCCU_RATE_BURST",
     "CUCCU_SSE_KEEPALIVE",
     "CUCCU_API_URL",
 )
@@ -42,6 +47,8 @@ class Settings:
     port: int = DEFAULT_PORT
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     sse_keepalive_seconds: float = 15.0
+    rate_limit_per_second: float = DEFAULT_RATE_LIMIT
+    rate_limit_burst: int = DEFAULT_RATE_BURST
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -54,4 +61,6 @@ class Settings:
             port=int(env.get("CUCCU_PORT") or DEFAULT_PORT),
             max_body_bytes=int(env.get("CUCCU_MAX_BODY_BYTES") or DEFAULT_MAX_BODY_BYTES),
             sse_keepalive_seconds=float(env.get("CUCCU_SSE_KEEPALIVE") or 15.0),
+            rate_limit_per_second=float(env.get("CUCCU_RATE_LIMIT") or DEFAULT_RATE_LIMIT),
+            rate_limit_burst=int(env.get("CUCCU_RATE_BURST") or DEFAULT_RATE_BURST),
         )

@@ -22,7 +22,7 @@ class HealthController(Controller):
         "/ready",
         summary="Readiness",
         description="200 when the database answers and its schema is current; 503 otherwise.",
-        responses=responses(503),
+        responses=responses(503, limited=False),
     )
     async def ready(self, store: NamedDependency[EventStore]) -> Health:
         await store.ping()
