@@ -332,25 +332,36 @@ class MatchService:
 
         ``render`` builds the success body from the new state and the new (version, event)s.
         """
+
+        async def replay() -> CommandResult | None:
+            """The stored answer to this Idempotency-Key, if a request with it succeeded."""
+            if idempotency_key is None:
+                return None
+            previous = await self.store.get_idempotency(match_id, seat, idempotency_key)
+            if previous is None:
+                return None
+            if previous.fingerprint != fingerprint:
+                raise ServiceError(
+                    422,
+                    "idempotency-key-reused",
+                    "Idempotency key reused",
+                    "this Idempotency-Key was already used with a different request body",
+                )
+            return CommandResult(previous.status_code, previous.body.encode(), True)
+
         refresh = False  # the first attempt trusts the kept state; the version lock checks it
         for _attempt in range(MAX_ATTEMPTS):
-            if idempotency_key is not None:
-                previous = await self.store.get_idempotency(match_id, seat, idempotency_key)
-                if previous is not None:
-                    if previous.fingerprint != fingerprint:
-                        raise ServiceError(
-                            422,
-                            "idempotency-key-reused",
-                            "Idempotency key reused",
-                            "this Idempotency-Key was already used with a different request body",
-                        )
-                    return CommandResult(previous.status_code, previous.body.encode(), True)
+            if (replayed := await replay()) is not None:
+                return replayed
             loaded, fresh = await self.current(match_id, refresh=refresh)
             state = loaded.state
             if expected_version is not None and expected_version != state.version:
                 if not fresh:  # refuse only on the stored state, not on a kept copy
                     refresh = True
                     continue
+                # a twin request with this key may have won the race since the check above
+                if (replayed := await replay()) is not None:
+                    return replayed
                 raise ServiceError(
                     409,
                     "stale-version",
@@ -378,6 +389,8 @@ class MatchService:
                 if not fresh:
                     refresh = True
                     continue
+                if (replayed := await replay()) is not None:
+                    return replayed
                 raise domain_problem(exc) from exc
             all_events = [e for s in steps for e in s.events]
             numbered = list(enumerate(all_events, start=state.version + 1))
