@@ -429,8 +429,8 @@ class MatchService:
         on the stream's version: the loser reloads, finds the seat taken, and gets 409.
         """
         for _attempt in range(MAX_ATTEMPTS):
-            loaded = await self.load(match_id)
-            state = loaded.state
+            current, _ = await self.current(match_id)  # the stored state: refused only on it
+            state = current.state
             if not 0 <= seat < len(state.seats):
                 raise ServiceError(
                     404, "seat-not-found", "Seat not found",
@@ -440,17 +440,17 @@ class MatchService:
             try:
                 new_state, events = apply(state, command)
                 steps = [Step(command, f"seat:{seat}", events)]
-                new_state, more = advance(new_state, loaded.record.seed)
+                new_state, more = advance(new_state, current.seed)
                 steps += more
             except DomainError as exc:
                 raise domain_problem(exc) from exc
             token = secrets.token_urlsafe(32)
             all_events = [e for s in steps for e in s.events]
             try:
-                await self.store.commit(
+                stored = await self.store.commit(
                     match_id,
                     expected_version=state.version,
-                    prev_hash=loaded.last_hash,
+                    prev_hash=current.last_hash,
                     events=all_events,
                     metas=[_meta(s) for s in steps for _ in s.events],
                     summary=summary_of(new_state, seats=True),
@@ -458,6 +458,8 @@ class MatchService:
                 )
             except ConcurrencyError:
                 continue  # someone else appended first: reload (the seat may be taken now)
+            last_hash = stored[-1].hash if stored else current.last_hash
+            self._remember(match_id, Current(current.seed, new_state, last_hash))
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Claimed(match_id, seat, token, new_state, numbered)
         raise ServiceError(
