@@ -92,7 +92,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 await listener.stop()
             await engine.dispose()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[HealthController, MatchController],
         lifespan=[lifespan],
         dependencies={
@@ -131,3 +131,22 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
         debug=False,
     )
+    _closed_request_bodies(app)
+    return app
+
+
+def _closed_request_bodies(app: Litestar) -> None:
+    """Mark request bodies that refuse unknown fields with ``additionalProperties: false``."""
+    import msgspec
+
+    from api import models
+
+    schemas = app.openapi_schema.components.schemas or {}
+    for name, obj in vars(models).items():
+        if (
+            isinstance(obj, type)
+            and issubclass(obj, msgspec.Struct)
+            and obj.__struct_config__.forbid_unknown_fields
+            and name in schemas
+        ):
+            schemas[name].additional_properties = False

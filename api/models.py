@@ -12,7 +12,14 @@ from domain import Event, MatchView
 
 SeatName = Annotated[
     str,
-    Meta(min_length=1, max_length=40, pattern=r"\S", description="Display name", examples=["Ann"]),
+    Meta(
+        min_length=1,
+        max_length=40,
+        # something visible, and no control characters (PostgreSQL stores no NUL)
+        pattern=r"^(?=.*\S)[^\x00-\x1f\x7f]+$",
+        description="Display name: 1 to 40 characters, not only spaces, no control characters",
+        examples=["Ann"],
+    ),
 ]
 BotLevel = Literal["random", "basic"]
 CommandType = Literal[

@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import psycopg
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DataError, DBAPIError
 
 from api.models import Problem
 from api.service import ServiceError
@@ -118,7 +119,10 @@ def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Re
         detail = f"the request body is not valid JSON or not readable ({exc.detail})"
     elif status == 413:
         detail = "the request body is larger than this service accepts"
-    return _with_instance(request, problem(status, slug, detail))
+    resp = _with_instance(request, problem(status, slug, detail))
+    if status == 405 and exc.headers:  # e.g. `Allow: GET, POST` (RFC 9110)
+        resp.headers.update(exc.headers)
+    return resp
 
 
 def on_store_unavailable(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
@@ -129,6 +133,13 @@ def on_store_unavailable(request: Request[Any, Any, Any], exc: Exception) -> Res
     )
 
 
+def on_unstorable(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    """A value the database refuses to store or compare (e.g. a NUL character): the client's."""
+    return _with_instance(
+        request, problem(422, "validation-error", "a value in the request cannot be stored")
+    )
+
+
 def on_internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     log.exception("unhandled error", exc_info=exc)
     return _with_instance(request, problem(500, "internal-error", "internal error"))
@@ -136,6 +147,8 @@ def on_internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
 
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ServiceError: on_service_error,
+    DataError: on_unstorable,
+    psycopg.DataError: on_unstorable,
     HTTPException: on_http_exception,
     StoreUnavailable: on_store_unavailable,
     DBAPIError: on_store_unavailable,

@@ -41,9 +41,18 @@ from api.store import EventStore, MatchRecord, StoredEvent, StoreUnavailable
 from domain import Event, MatchState, SeatSpec, redact, view
 
 BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
+#: a seat token is optional (without one the caller is a spectator)
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
+#: versions are stored as 32-bit integers
+MAX_VERSION = 2**31 - 1
 _encoder = msgspec.json.Encoder()
 
-MatchId = Annotated[str, PathParameter(description="Match id (a UUID)", max_length=64)]
+MatchId = Annotated[
+    str,
+    PathParameter(
+        description="Match id (a UUID)", max_length=64, pattern=r"^[0-9A-Za-z_-]{1,64}$"
+    ),
+]
 OptionalToken = Annotated[
     str | None,
     HeaderParameter(
@@ -291,8 +300,8 @@ class MatchController(Controller):
             "With a seat token: that seat's view (its card, the pending decision and its "
             "choices). Without: the spectator's view. Always the stream version."
         ),
-        responses=responses(401, 403, 404, 503),
-        security=BEARER,
+        responses=responses(401, 403, 404, 422, 503),
+        security=OPTIONAL_BEARER,
     )
     async def get_match(
         self,
@@ -433,14 +442,16 @@ class MatchController(Controller):
             "seat's own cards; everything is shown once the match is over)."
         ),
         responses=responses(401, 403, 404, 422, 503),
-        security=BEARER,
+        security=OPTIONAL_BEARER,
     )
     async def events(
         self,
         match_id: MatchId,
         store: NamedDependency[EventStore],
         authorization: OptionalToken = None,
-        after: Annotated[int, QueryParameter(ge=0, description="Last version already seen")] = 0,
+        after: Annotated[
+            int, QueryParameter(ge=0, le=MAX_VERSION, description="Last version already seen")
+        ] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000, description="Page size")] = 200,
     ) -> EventPage:
         record = await existing(store, match_id)
@@ -466,8 +477,8 @@ class MatchController(Controller):
             "keep-alive comments. Reconnect with `Last-Event-ID` to resume after that version. "
             "The stream ends once a finished match has been sent completely."
         ),
-        responses=responses(401, 403, 404, 503),
-        security=BEARER,
+        responses=responses(401, 403, 404, 422, 503),
+        security=OPTIONAL_BEARER,
         media_type="text/event-stream",
     )
     async def stream(
@@ -491,6 +502,8 @@ class MatchController(Controller):
         if last_event_id:
             try:
                 resume = max(0, int(last_event_id))
+                if resume > MAX_VERSION:
+                    raise ValueError(last_event_id)
             except ValueError as exc:
                 raise ServiceError(
                     422, "validation-error", "Invalid values", "Last-Event-ID must be a version"
@@ -540,7 +553,7 @@ class MatchController(Controller):
             "NDJSON: one line per stored event, complete and unredacted, with its hash chain "
             "(`prev_hash`, `hash`). Only for finished matches (409 before)."
         ),
-        responses=responses(404, 409, 503),
+        responses=responses(404, 409, 422, 503),
         media_type="application/x-ndjson",
     )
     async def export(self, match_id: MatchId, store: NamedDependency[EventStore]) -> Stream:

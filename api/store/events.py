@@ -122,6 +122,11 @@ class IdempotencyRecord:
     body: str
 
 
+def _aware(stamp: dt.datetime) -> dt.datetime:
+    """SQLite hands back naive datetimes; every stored stamp is UTC."""
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=dt.UTC)
+
+
 def _row_to_event(row: sa.Row[Any]) -> StoredEvent:
     data = row.data
     meta = row.meta
@@ -136,7 +141,7 @@ def _row_to_event(row: sa.Row[Any]) -> StoredEvent:
         type=row.type,
         data=data,
         meta=meta,
-        recorded_at=row.recorded_at,
+        recorded_at=_aware(row.recorded_at),
         prev_hash=row.prev_hash,
         hash=row.hash,
     )
@@ -146,8 +151,8 @@ def _row_to_match(row: sa.Row[Any]) -> MatchRecord:
     return MatchRecord(
         id=row.id,
         status=row.status,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
+        created_at=_aware(row.created_at),
+        updated_at=_aware(row.updated_at),
         seats=row.seats,
         starting_lives=row.starting_lives,
         lives=row.lives,
