@@ -5,10 +5,13 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from litestar import Litestar
+import msgspec
+from litestar import Litestar, Request
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.exceptions import ValidationException
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import RedocRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Tag
@@ -101,6 +104,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
         },
         exception_handlers=EXCEPTION_HANDLERS,
+        before_request=strict_json_body,
         middleware=[
             rate_limit_middleware(settings.rate_limit_per_second, settings.rate_limit_burst)
         ],
@@ -135,10 +139,34 @@ def create_app(settings: Settings | None = None) -> Litestar:
     return app
 
 
+async def strict_json_body(request: Request[Any, Any, Any]) -> None:
+    """Check a JSON body against its struct strictly before the handler's lax conversion.
+
+    Litestar converts bodies leniently (``"3"`` would pass as the integer 3); a body with a
+    value of the wrong JSON type is refused here with 422 instead. Malformed JSON is left to
+    Litestar (400), and an oversized body is refused while it is read (413).
+    """
+    if request.method != "POST":
+        return
+    data = request.route_handler.parsed_fn_signature.parameters.get("data")
+    struct = data.annotation if data is not None else None
+    if not (isinstance(struct, type) and issubclass(struct, msgspec.Struct)):
+        return
+    body = await request.body()
+    try:
+        msgspec.json.decode(body, type=struct)
+    except msgspec.ValidationError as exc:
+        message, _, where = str(exc).partition(" - at `")
+        key = where.rstrip("`").removeprefix("$").removeprefix(".")
+        raise ValidationException(
+            detail=message, extra=[{"message": message, "key": key, "source": "body"}]
+        ) from exc
+    except msgspec.DecodeError:
+        return  # Litestar answers 400 for it
+
+
 def _closed_request_bodies(app: Litestar) -> None:
     """Mark request bodies that refuse unknown fields with ``additionalProperties: false``."""
-    import msgspec
-
     from api import models
 
     schemas = app.openapi_schema.components.schemas or {}

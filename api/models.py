@@ -161,7 +161,11 @@ class CommandIn(msgspec.Struct, forbid_unknown_fields=True):
     expected_version: (
         Annotated[
             int,
-            Meta(ge=0, description="Refuse with 409 unless the stream is still at this version"),
+            Meta(
+                ge=0,
+                le=2**31 - 1,
+                description="Refuse with 409 unless the stream is still at this version",
+            ),
         ]
         | None
     ) = None

@@ -140,6 +140,13 @@ def on_unstorable(request: Request[Any, Any, Any], exc: Exception) -> Response[P
     )
 
 
+def on_too_deep(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    """JSON nested deeper than the decoder follows (e.g. thousands of ``[``)."""
+    return _with_instance(
+        request, problem(400, "malformed-request", "the request body is nested too deeply")
+    )
+
+
 def on_internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     log.exception("unhandled error", exc_info=exc)
     return _with_instance(request, problem(500, "internal-error", "internal error"))
@@ -148,6 +155,7 @@ def on_internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ServiceError: on_service_error,
     DataError: on_unstorable,
+    RecursionError: on_too_deep,
     psycopg.DataError: on_unstorable,
     HTTPException: on_http_exception,
     StoreUnavailable: on_store_unavailable,
