@@ -62,3 +62,33 @@ def test_generated_requests_against_the_live_openapi(live: Server, tmp_path: Pat
     assert found is not None, text[-3000:]
     generated, passed = map(int, found.groups())
     assert generated >= 1000 and passed == generated, found.group(0)
+
+
+def test_chunked_body_over_the_limit_is_413_on_the_wire(live: Server) -> None:
+    """Without a Content-Length the size limit still holds while the body streams in."""
+    import json
+    import socket
+
+    host, port = "127.0.0.1", live.port
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(
+            b"POST /matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        chunk = b" " * 4096
+        try:
+            for _ in range(8):  # 32 KiB, over the default 16 KiB
+                s.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            s.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server may answer and close before the body is complete
+        reply = b""
+        while b"\r\n\r\n" not in reply or not reply.rstrip().endswith(b"}"):
+            part = s.recv(65536)
+            if not part:
+                break
+            reply += part
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), head
+    assert b"application/problem+json" in head
+    assert json.loads(body)["type"] == "urn:cuccu:problem:body-too-large"
