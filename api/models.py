@@ -21,7 +21,12 @@ SeatName = Annotated[
         examples=["Ann"],
     ),
 ]
-BotLevel = Literal["random", "basic"]
+BotLevel = Literal["random", "basic", "expert"]
+DEFAULT_BOT_LEVEL = "expert"
+# Bots play on their own inside a request (a bots-only match plays to its end at creation), and
+# an expert decision costs ~10-20 ms: beyond this many seat-lives a table would hold a request
+# for many seconds, so omitted levels fall back to basic and an explicit expert is refused.
+EXPERT_MAX_SEAT_LIVES = 48
 CommandType = Literal[
     "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round"
 ]
@@ -42,7 +47,13 @@ class SeatIn(msgspec.Struct, forbid_unknown_fields=True):
         ),
     ] = "human"
     bot_level: Annotated[
-        BotLevel | None, Meta(description="Required for bots: `random` or `basic`")
+        BotLevel | None,
+        Meta(
+            description="For bots: `random`, `basic` or `expert`. Omitted, a bot is `expert` "
+            "(it reasons over what its seat knows), or `basic` on tables of more than 48 "
+            "seat-lives (seats × starting lives), where `expert` is refused. Only bots have "
+            "a level."
+        ),
     ] = None
 
 

@@ -18,6 +18,8 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
 from api.models import (
+    DEFAULT_BOT_LEVEL,
+    EXPERT_MAX_SEAT_LIVES,
     ClaimedSeat,
     ClaimIn,
     CommandIn,
@@ -228,22 +230,33 @@ class MatchController(Controller):
         service: NamedDependency[MatchService],
     ) -> CreatedMatch:
         for i, seat in enumerate(data.seats):
-            if seat.kind == "bot" and seat.bot_level is None:
-                raise ServiceError(
-                    422, "validation-error", "Invalid values", f"seat {i}: a bot needs a bot_level"
-                )
             if seat.kind != "bot" and seat.bot_level is not None:
                 raise ServiceError(
                     422, "validation-error", "Invalid values",
                     f"seat {i}: a {seat.kind} seat has no bot_level",
                 )  # fmt: skip
+        large = len(data.seats) * data.starting_lives > EXPERT_MAX_SEAT_LIVES
+        if large and any(s.bot_level == "expert" for s in data.seats):
+            raise ServiceError(
+                422, "validation-error", "Invalid values",
+                f"expert bots play tables of at most {EXPERT_MAX_SEAT_LIVES} seat-lives (seats "
+                "× starting lives); use basic bots, fewer seats or fewer lives",
+            )  # fmt: skip
+        default_level = "basic" if large else DEFAULT_BOT_LEVEL
         if data.first_dealer is not None and data.first_dealer >= len(data.seats):
             raise ServiceError(
                 422, "validation-error", "Invalid values",
                 "first_dealer must be one of the seats",
             )  # fmt: skip
         created = await service.create(
-            seats=[SeatSpec(s.name.strip(), s.kind, s.bot_level) for s in data.seats],
+            seats=[
+                SeatSpec(
+                    s.name.strip(),
+                    s.kind,
+                    (s.bot_level or default_level) if s.kind == "bot" else None,
+                )
+                for s in data.seats
+            ],
             starting_lives=data.starting_lives,
             seed=data.seed,
             first_dealer=data.first_dealer,

@@ -134,7 +134,7 @@ async def test_turn_order_versions_and_illegal_choices(client: Client) -> None:
 async def test_invalid_values_and_malformed_bodies(client: Client) -> None:
     bad_bodies: list[Any] = [
         {"seats": [{"name": "solo"}]},
-        {"seats": [{"name": "a"}, {"name": "b", "kind": "bot"}]},
+        {"seats": [{"name": "a"}, {"name": "b", "kind": "bot", "bot_level": "genius"}]},
         {"seats": [{"name": "a"}, {"name": "b", "bot_level": "basic"}]},
         {"seats": [{"name": "a"}, {"name": "b", "kind": "alien"}]},
         {"seats": [{"name": ""}, {"name": "b"}]},

@@ -16,7 +16,7 @@ from viewer.game import Game, act, follow, start
 from viewer.loader import open_from_api
 from viewer.ui import T, api_url, lang
 
-LEVELS = ("basic", "random")
+LEVELS = ("expert", "basic", "random")  # the first is the default opponent
 
 
 def _game() -> Game | None:
