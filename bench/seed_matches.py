@@ -244,8 +244,8 @@ async def measure_reads(
 
     rng = random.Random(5)
     conn = HttpConn("127.0.0.1", port)
-    out: dict[str, list[float]] = {k: [] for k in ("list", "list deep", "list over", "match",
-                                                   "events")}  # fmt: skip
+    kinds = ("list", "list deep", "list over", "over deep", "match", "events")
+    out: dict[str, list[float]] = {k: [] for k in kinds}
     for _ in range(20):  # warm-up
         await timed(conn, "/matches?limit=20")
     for _ in range(n):
@@ -255,6 +255,9 @@ async def measure_reads(
             await timed(conn, f"/matches?limit=20&cursor={cursor_for(created, mid)}")
         )
         out["list over"].append(await timed(conn, "/matches?status=over&limit=20"))
+        out["over deep"].append(
+            await timed(conn, f"/matches?status=over&limit=20&cursor={cursor_for(created, mid)}")
+        )
         mid, _ = rng.choice(samples)
         out["match"].append(await timed(conn, f"/matches/{mid}"))
         out["events"].append(await timed(conn, f"/matches/{mid}/events?limit=200"))

@@ -233,9 +233,9 @@ class EventStore:
             query = query.where(waiting if open_seats else sa.not_(waiting))
         if before is not None:
             created, mid = before
-            query = query.where(
-                sa.or_(m.c.created_at < created, sa.and_(m.c.created_at == created, m.c.id < mid))
-            )
+            # a row-value comparison, so that the (created_at, id) indexes seek to the cursor
+            # instead of scanning every newer row (pages deep in 100,000 matches stay fast)
+            query = query.where(sa.tuple_(m.c.created_at, m.c.id) < sa.tuple_(created, mid))
         rows = await self._all(query)
         return [_row_to_match(r) for r in rows]
 
