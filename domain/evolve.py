@@ -126,7 +126,7 @@ def _round_scored(rnd: RoundState, e: RoundScored) -> RoundState:
 def _seat_eliminated(rnd: RoundState, e: SeatEliminated) -> RoundState:
     if rnd.step == "scored":
         return rnd
-    return replace(rnd, dead=(*rnd.dead, e.seat))
+    return replace(rnd, dead=tuple(sorted((*rnd.dead, e.seat))))  # a set of seats, kept sorted
 
 
 _ROUND_HANDLERS: dict[type, Callable[[RoundState, Any], RoundState]] = {

@@ -34,7 +34,7 @@ class RoundState(msgspec.Struct, frozen=True):
     discard: tuple[str, ...] = ()
     revealed: tuple[tuple[int, str], ...] = ()
     skipped: tuple[int, ...] = ()
-    dead: tuple[int, ...] = ()  # eliminated mid-round by a hunter or cat
+    dead: tuple[int, ...] = ()  # seats eliminated mid-round by a hunter or cat, ascending
     log: tuple[Event, ...] = ()  # this round's events, for views and bots
 
 
