@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             if listener is not None:
                 await listener.stop()
+            await store.close()
             await engine.dispose()
 
     app = Litestar(

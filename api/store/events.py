@@ -8,7 +8,10 @@ appended first surfaces as :class:`ConcurrencyError`; the service reloads and de
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +42,9 @@ INSERT_IDEMPOTENCY = (
     "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, status_code, body, "
     "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
 )
+
+#: kept psycopg connections for the pipelined append (PostgreSQL)
+WRITERS = 10
 
 #: seat tokens remembered per process (token hash -> (match id, seat))
 TOKEN_CACHE_SIZE = 100_000
@@ -182,6 +188,13 @@ class EventStore:
             engine.execution_options(isolation_level="AUTOCOMMIT") if self.is_postgres else engine
         )
         self._tokens: dict[str, tuple[str, int]] = {}
+        self._writers: list[Any] = []
+        self._writer_slots = asyncio.Semaphore(WRITERS)
+        self._conninfo = (
+            engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            if self.is_postgres
+            else ""
+        )
 
     # --- reads -------------------------------------------------------------------------
 
@@ -297,16 +310,19 @@ class EventStore:
         """
         stamp = now()
         rows: list[dict[str, Any]] = []
+        texts: list[str] = []  # each event's canonical JSON, encoded once
         prev = prev_hash
         for i, event in enumerate(events, start=expected_version + 1):
-            h = event_hash(prev, event)
+            encoded = encode_event(event)
+            h = hashlib.sha256(prev.encode("ascii") + encoded).hexdigest()  # = event_hash()
+            texts.append(encoded.decode())
             m = metas[i - expected_version - 1] if metas is not None else meta
             rows.append(
                 {
                     "match_id": match_id,
                     "version": i,
                     "type": event_type(event),
-                    "data": msgspec.json.decode(encode_event(event)),
+                    "data": msgspec.json.decode(encoded),
                     "meta": dict(m) if m is not None else None,
                     "recorded_at": stamp,
                     "prev_hash": prev,
@@ -326,7 +342,7 @@ class EventStore:
             summary_values["seats"] = summary.seats
         if self.is_postgres and new_match is None and not seat_tokens and rows:
             await self._append_pipelined(
-                match_id, expected_version, summary_values, rows, idempotency, stamp
+                match_id, expected_version, summary_values, rows, texts, idempotency, stamp
             )
             self.notifier.publish(match_id, summary.version)
             return [StoredEvent(position=0, **r) for r in rows]
@@ -428,12 +444,14 @@ class EventStore:
         expected_version: int,
         summary_values: Mapping[str, Any],
         rows: Sequence[Mapping[str, Any]],
+        texts: Sequence[str],
         idempotency: IdempotencyRecord | None,
         stamp: dt.datetime,
     ) -> None:
         """The PostgreSQL path of an append to an existing stream: the version-checked
         UPDATE (with its NOTIFY), the event INSERTs and the idempotency record go out in one
-        psycopg pipeline, so a command costs two round trips (the statements, then COMMIT).
+        psycopg pipeline on a kept psycopg connection, so a command costs two round trips
+        (the statements, then COMMIT) and no SQLAlchemy work.
 
         If the UPDATE matched no row the stream moved on: the whole transaction is rolled
         back (the INSERTs then either failed on the unique version or are undone).
@@ -442,8 +460,7 @@ class EventStore:
 
         values = dict(summary_values)
         sets = ", ".join(
-            f"{k} = %({k})s::jsonb" if k in ("lives", "seats") else f"{k} = %({k})s"
-            for k in values
+            f"{k} = %({k})s::jsonb" if k in ("lives", "seats") else f"{k} = %({k})s" for k in values
         )
         for k in ("lives", "seats"):
             if k in values:
@@ -460,55 +477,100 @@ class EventStore:
         )
         event_params = [
             (
-                r["match_id"], r["version"], r["type"], msgspec.json.encode(r["data"]).decode(),
+                r["match_id"], r["version"], r["type"], text,
                 None if r["meta"] is None else msgspec.json.encode(r["meta"]).decode(),
                 r["recorded_at"], r["prev_hash"], r["hash"],
             )
-            for r in rows
+            for r, text in zip(rows, texts, strict=True)
         ]  # fmt: skip
         for attempt in (1, 2):
+            pg = await self._writer()
             committing = False
             try:
-                async with self.engine.begin() as conn:
-                    raw = await conn.get_raw_connection()
-                    pg: psycopg.AsyncConnection[Any] = raw.driver_connection  # type: ignore[assignment]
-                    moved = pg.cursor()
-                    try:
-                        async with pg.pipeline(), pg.cursor() as cur:
-                            await moved.execute(update, values)
-                            await cur.executemany(INSERT_EVENT, event_params)
-                            if idempotency is not None:
-                                await cur.execute(
-                                    INSERT_IDEMPOTENCY,
-                                    (
-                                        idempotency.match_id, idempotency.seat, idempotency.key,
-                                        idempotency.fingerprint, idempotency.status_code,
-                                        idempotency.body, stamp,
-                                    ),
-                                )  # fmt: skip
-                        if len(await moved.fetchall()) != 1:
-                            raise ConcurrencyError(
-                                f"match {match_id} is no longer at version {expected_version}"
-                            )
-                    finally:
-                        await moved.close()
-                    committing = True  # leaving the block sends COMMIT
-            except psycopg.errors.IntegrityError as exc:
-                raise ConcurrencyError(str(exc)) from exc
-            except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected) as exc:
-                raise ConcurrencyError(str(exc)) from exc
-            except DBAPIError as exc:
-                if exc.connection_invalidated and not committing and attempt == 1:
-                    continue
-                if isinstance(exc, IntegrityError):
-                    raise ConcurrencyError(str(exc.orig)) from exc
-                raise StoreUnavailable(str(exc)) from exc
+                moved = pg.cursor()
+                try:
+                    async with pg.pipeline(), pg.cursor() as cur:
+                        await moved.execute(update, values)
+                        await cur.executemany(INSERT_EVENT, event_params)
+                        if idempotency is not None:
+                            await cur.execute(
+                                INSERT_IDEMPOTENCY,
+                                (
+                                    idempotency.match_id, idempotency.seat, idempotency.key,
+                                    idempotency.fingerprint, idempotency.status_code,
+                                    idempotency.body, stamp,
+                                ),
+                            )  # fmt: skip
+                    if len(await moved.fetchall()) != 1:
+                        raise ConcurrencyError(
+                            f"match {match_id} is no longer at version {expected_version}"
+                        )
+                finally:
+                    await moved.close()
+                committing = True
+                await pg.commit()
             except (psycopg.OperationalError, OSError) as exc:
+                await self._discard(pg)
                 if not committing and attempt == 1:
-                    continue  # a pooled connection had died before anything was committed
+                    continue  # a kept connection had died before anything was committed
                 raise StoreUnavailable(str(exc)) from exc
+            except BaseException as exc:
+                await self._release(pg, rollback=True)
+                if isinstance(
+                    exc,
+                    psycopg.errors.IntegrityError
+                    | psycopg.errors.SerializationFailure
+                    | psycopg.errors.DeadlockDetected,
+                ):
+                    raise ConcurrencyError(str(exc)) from exc
+                raise
             else:
+                await self._release(pg)
                 return
+
+    async def _writer(self) -> Any:
+        """A psycopg connection for the pipelined append, kept between commands.
+
+        The append bypasses SQLAlchemy (its transaction wrapper cost more CPU than the SQL);
+        up to ``WRITERS`` connections are kept, more writers wait for one.
+        """
+        import psycopg
+
+        await self._writer_slots.acquire()
+        if self._writers:
+            return self._writers.pop()
+        try:
+            return await psycopg.AsyncConnection.connect(self._conninfo, connect_timeout=5)
+        except BaseException as exc:
+            self._writer_slots.release()
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def _release(self, pg: Any, rollback: bool = False) -> None:
+        import psycopg
+
+        try:
+            if rollback and not pg.closed:
+                await pg.rollback()
+        except (psycopg.Error, OSError):
+            await self._discard(pg)
+            return
+        if pg.closed or pg.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            await self._discard(pg)
+            return
+        self._writers.append(pg)
+        self._writer_slots.release()
+
+    async def _discard(self, pg: Any) -> None:
+        with contextlib.suppress(Exception):
+            await pg.close()
+        self._writer_slots.release()
+
+    async def close(self) -> None:
+        """Close the kept writer connections (the engine is disposed by its owner)."""
+        while self._writers:
+            pg = self._writers.pop()
+            with contextlib.suppress(Exception):
+                await pg.close()
 
     # --- helpers -----------------------------------------------------------------------
 
