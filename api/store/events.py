@@ -38,6 +38,7 @@ INSERT_EVENT = (
     "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash) "
     "VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s)"
 )
+INSERT_TOKEN = "INSERT INTO seat_tokens (match_id, seat, token_sha256) VALUES (%s, %s, %s)"
 INSERT_IDEMPOTENCY = (
     "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, status_code, body, "
     "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
@@ -340,10 +341,11 @@ class EventStore:
         }
         if summary.seats is not None:
             summary_values["seats"] = summary.seats
-        if self.is_postgres and new_match is None and not seat_tokens and rows:
+        if self.is_postgres and not seat_tokens and rows:
             await self._append_pipelined(
-                match_id, expected_version, summary_values, rows, texts, idempotency, stamp
-            )
+                match_id, expected_version, summary_values, rows, texts, idempotency, stamp,
+                new_match,
+            )  # fmt: skip
             self.notifier.publish(match_id, summary.version)
             return [StoredEvent(position=0, **r) for r in rows]
         # NOTIFY rides on the match row's statement (one round trip less); it is delivered
@@ -447,6 +449,7 @@ class EventStore:
         texts: Sequence[str],
         idempotency: IdempotencyRecord | None,
         stamp: dt.datetime,
+        new_match: NewMatch | None = None,
     ) -> None:
         """The PostgreSQL path of an append to an existing stream: the version-checked
         UPDATE (with its NOTIFY), the event INSERTs and the idempotency record go out in one
@@ -475,6 +478,23 @@ class EventStore:
             f"UPDATE matches SET {sets} WHERE id = %(_id)s AND version = %(_expected)s "
             "RETURNING version, pg_notify(%(_channel)s, %(_payload)s)"
         )
+        tokens: list[tuple[str, int, str]] = []
+        if new_match is not None:  # a new match: insert its row (a taken id is a conflict)
+            values.update(
+                seats=msgspec.json.encode(new_match.seats).decode(),
+                created_at=stamp,
+                starting_lives=new_match.starting_lives,
+                seed=new_match.seed,
+            )
+            columns = [k for k in values if not k.startswith("_")]
+            update = (
+                f"INSERT INTO matches (id, {', '.join(columns)}) VALUES (%(_id)s, "
+                + ", ".join(
+                    f"%({k})s::jsonb" if k in ("lives", "seats") else f"%({k})s" for k in columns
+                )
+                + ") RETURNING version, pg_notify(%(_channel)s, %(_payload)s)"
+            )
+            tokens = [(match_id, seat, h) for seat, h in sorted(new_match.token_hashes.items())]
         event_params = [
             (
                 r["match_id"], r["version"], r["type"], text,
@@ -491,6 +511,8 @@ class EventStore:
                 try:
                     async with pg.pipeline(), pg.cursor() as cur:
                         await moved.execute(update, values)
+                        if tokens:
+                            await cur.executemany(INSERT_TOKEN, tokens)
                         await cur.executemany(INSERT_EVENT, event_params)
                         if idempotency is not None:
                             await cur.execute(
