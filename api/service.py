@@ -29,7 +29,6 @@ from api.store import (
     StoredEvent,
 )
 from domain import (
-    CARDS,
     GENESIS_HASH,
     Choose,
     ClaimSeat,
@@ -44,6 +43,7 @@ from domain import (
     fold,
     initial_state,
     pending,
+    shuffled_round,
     view,
 )
 from domain.bots import choose as bot_choose
@@ -98,10 +98,7 @@ def rng_for(seed: int | None, version: int, purpose: str) -> random.Random:
 
 
 def shuffle(rng: random.Random) -> StartRound:
-    pack = list(CARDS)
-    rng.shuffle(pack)
-    salt = rng.randbytes(32).hex()
-    return StartRound(pack=tuple(pack), salt=salt)
+    return shuffled_round(rng, salt_bytes=32)
 
 
 def summary_of(state: MatchState, *, seats: bool = False) -> MatchSummary:

@@ -23,15 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
 from domain import (
-    CARDS,
     Choice,
     Choose,
     CreateMatch,
     SeatSpec,
-    StartRound,
     apply,
     initial_state,
     pending,
+    shuffled_round,
     view,
 )
 from domain.bots import POLICIES, choose
@@ -77,9 +76,7 @@ def play_match(levels: Sequence[str], rng: random.Random) -> MatchRecord:
         decision = pending(state)
         assert decision is not None
         if decision.seat is None:  # between rounds: deal the next one
-            pack = list(CARDS)
-            rng.shuffle(pack)
-            state, events = apply(state, StartRound(tuple(pack), rng.randbytes(16).hex()))
+            state, events = apply(state, shuffled_round(rng))
         else:
             seat = decision.seat
             seen = view(state, seat)

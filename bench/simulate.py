@@ -18,12 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domain import (  # noqa: E402
-    CARDS,
     Choose,
     CreateMatch,
     Event,
     SeatSpec,
-    StartRound,
     apply,
     decode_events,
     encode_event,
@@ -31,6 +29,7 @@ from domain import (  # noqa: E402
     initial_state,
     is_terminal,
     pending,
+    shuffled_round,
     view,
 )  # fmt: skip
 from domain.bots import choose  # noqa: E402
@@ -44,9 +43,7 @@ def play(seats: int, lives: int, level: str, rng: random.Random) -> list[Event]:
         decision = pending(state)
         assert decision is not None
         if decision.seat is None:
-            pack = list(CARDS)
-            rng.shuffle(pack)
-            state, events = apply(state, StartRound(tuple(pack), rng.randbytes(16).hex()))
+            state, events = apply(state, shuffled_round(rng))
         else:
             choice = choose(level, view(state, decision.seat), rng)
             state, events = apply(state, Choose(decision.seat, choice))  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ from domain.events import (
     event_type,
 )  # fmt: skip
 from domain.evolve import evolve, fold
-from domain.fairness import GENESIS_HASH, commitment, event_hash
+from domain.fairness import GENESIS_HASH, commitment, event_hash, shuffled_round
 from domain.pending import PendingDecision, pending
 from domain.state import MatchState, RoundState, initial_state, is_terminal
 from domain.transcript import transcript
@@ -38,5 +38,5 @@ __all__ = [
     "MatchView", "PendingDecision", "RoundState", "SeatSpec", "StartRound",
     "apply", "commitment", "decide", "decode_event", "decode_events", "encode_event",
     "event_hash", "event_type", "evolve", "fold", "initial_state", "is_terminal", "losers",
-    "pending", "rank", "redact", "transcript", "value", "view",
+    "pending", "rank", "redact", "shuffled_round", "transcript", "value", "view",
 ]  # fmt: skip

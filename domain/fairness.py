@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Final
+from typing import Final, Protocol
 
+from domain.cards import CARDS
+from domain.commands import StartRound
 from domain.events import Event, encode_event
 
 GENESIS_HASH: Final = "0" * 64
@@ -13,6 +15,23 @@ GENESIS_HASH: Final = "0" * 64
 def commitment(salt: str, pack: tuple[str, ...]) -> str:
     """sha256(salt bytes ‖ card ids joined by ","), hex. Published before the first card."""
     return hashlib.sha256(bytes.fromhex(salt) + ",".join(pack).encode("ascii")).hexdigest()
+
+
+class RandomSource(Protocol):
+    """What a shuffle needs of the caller's generator (``random.Random`` or a CSPRNG)."""
+
+    def shuffle(self, x: list[str], /) -> None: ...
+    def randbytes(self, n: int, /) -> bytes: ...
+
+
+def shuffled_round(rng: RandomSource, salt_bytes: int = 16) -> StartRound:
+    """The command that deals a round from ``rng``: a shuffle of the 40 cards and a fresh salt.
+
+    The chance comes from the caller; the domain itself stays free of it.
+    """
+    pack = list(CARDS)
+    rng.shuffle(pack)
+    return StartRound(tuple(pack), rng.randbytes(salt_bytes).hex())
 
 
 def event_hash(prev_hash: str, event: Event) -> str:

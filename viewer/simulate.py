@@ -10,7 +10,6 @@ import random
 from collections.abc import Sequence
 
 from domain import (
-    CARDS,
     Choose,
     ClaimSeat,
     CreateMatch,
@@ -19,6 +18,7 @@ from domain import (
     StartRound,
     apply,
     pending,
+    shuffled_round,
     view,
 )
 from domain.bots import choose
@@ -55,9 +55,7 @@ def bot_match(
         decision = pending(state)
         assert decision is not None
         if decision.kind == "next_round":
-            pack = list(CARDS)
-            rng.shuffle(pack)
-            command: StartRound | Choose = StartRound(tuple(pack), rng.randbytes(16).hex())
+            command: StartRound | Choose = shuffled_round(rng)
         else:
             assert decision.seat is not None
             level = levels_of[decision.seat]

@@ -8,7 +8,6 @@ from collections.abc import Iterator, Sequence
 from msgspec.structs import replace
 
 from domain import (
-    CARDS,
     Choose,
     CreateMatch,
     MatchState,
@@ -17,6 +16,7 @@ from domain import (
     apply,
     initial_state,
     pending,
+    shuffled_round,
     view,
 )
 from domain.bots import choose
@@ -39,9 +39,7 @@ def new_match(levels: Sequence[str], lives: int, dealer: int) -> MatchState:
 
 
 def start_round(state: MatchState, rng: random.Random) -> MatchState:
-    pack = list(CARDS)
-    rng.shuffle(pack)
-    state, _ = apply(state, StartRound(tuple(pack), rng.randbytes(16).hex()))
+    state, _ = apply(state, shuffled_round(rng))
     return state
 
 

@@ -25,7 +25,6 @@ from domain import (
     Event,
     MatchState,
     SeatSpec,
-    StartRound,
     apply,
     decode_event,
     encode_event,
@@ -35,6 +34,7 @@ from domain import (
     is_terminal,
     pending,
     redact,
+    shuffled_round,
     view,
 )  # fmt: skip
 from domain.bots import choose
@@ -165,9 +165,7 @@ def play_checked(seed: int, seats: int, lives: int, levels: list[str]) -> MatchS
         decision = pending(state)
         assert decision is not None
         if decision.kind == "next_round":
-            pack = list(CARDS)
-            rng.shuffle(pack)
-            state, events = apply(state, StartRound(tuple(pack), rng.randbytes(16).hex()))
+            state, events = apply(state, shuffled_round(rng))
         else:
             assert decision.seat is not None
             level = state.seats[decision.seat].bot_level or "random"
