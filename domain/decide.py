@@ -108,12 +108,27 @@ def _create(tape: _Tape, c: CreateMatch) -> None:
     tape.emit(MatchCreated(c.seats, c.starting_lives, c.first_dealer))
 
 
-def _claim(tape: _Tape, c: ClaimSeat) -> None:
-    state = tape.state
+def _require_started(state: MatchState) -> None:
     if state.status == "new":
         raise DomainError("match_not_started", "the match has not been created")
-    if not 0 <= c.seat < len(state.seats):
-        raise DomainError("unknown_seat", f"there is no seat {c.seat}")
+
+
+def _require_playing(state: MatchState) -> None:
+    """Created and not over: the match still takes rounds and decisions."""
+    _require_started(state)
+    if state.status == "over":
+        raise DomainError("match_over", "the match is over")
+
+
+def _require_seat(state: MatchState, seat: int) -> None:
+    if not 0 <= seat < len(state.seats):
+        raise DomainError("unknown_seat", f"there is no seat {seat}")
+
+
+def _claim(tape: _Tape, c: ClaimSeat) -> None:
+    state = tape.state
+    _require_started(state)
+    _require_seat(state, c.seat)
     if state.seats[c.seat].kind != "open" or state.status != "between_rounds":
         raise DomainError("seat_taken", f"seat {c.seat} is not open")
     if not c.name.strip():
@@ -123,10 +138,7 @@ def _claim(tape: _Tape, c: ClaimSeat) -> None:
 
 def _start_round(tape: _Tape, c: StartRound) -> None:
     state = tape.state
-    if state.status == "new":
-        raise DomainError("match_not_started", "the match has not been created")
-    if state.status == "over":
-        raise DomainError("match_over", "the match is over")
+    _require_playing(state)
     if state.status == "in_round":
         raise DomainError("round_in_progress", "a round is being played")
     if any(spec.kind == "open" for spec in state.seats):
@@ -167,12 +179,8 @@ def _next_undealt(rnd: RoundState, seat: int) -> int:
 
 def _choose(tape: _Tape, c: Choose) -> None:
     state = tape.state
-    if state.status == "over":
-        raise DomainError("match_over", "the match is over")
-    if state.status == "new":
-        raise DomainError("match_not_started", "the match has not been created")
-    if not 0 <= c.seat < len(state.seats):
-        raise DomainError("unknown_seat", f"there is no seat {c.seat}")
+    _require_playing(state)
+    _require_seat(state, c.seat)
     decision = pending(state)
     assert decision is not None
     if decision.kind == "next_round":
