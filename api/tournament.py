@@ -18,7 +18,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
@@ -26,6 +26,7 @@ from domain import (
     Choice,
     Choose,
     CreateMatch,
+    MatchState,
     SeatSpec,
     apply,
     initial_state,
@@ -38,6 +39,11 @@ from domain.events import LifeLost, RoundStarted
 
 LOSS_REASONS = ("hunter", "cat", "scoring", "inn_pledge")
 STARTING_LIVES = 3
+
+Oracle = Callable[[MatchState, int, random.Random], str]
+"""A policy handed the whole match state and its seat: it may see hidden cards, so it is never
+seated in the product. Benchmarks use it to measure what fair play leaves on the table
+(bench/expert_ceiling.py)."""
 
 
 @dataclass
@@ -62,11 +68,20 @@ def match_rng(seed: int, match: int) -> random.Random:
     return random.Random(f"cuccu-tournament:{seed}:{match}")
 
 
-def play_match(levels: Sequence[str], rng: random.Random) -> MatchRecord:
+def play_match(
+    levels: Sequence[str], rng: random.Random, oracles: Mapping[str, Oracle] | None = None
+) -> MatchRecord:
     """Play a bot-only match to its end. ``rng`` shuffles and salts each round and seeds the
-    bots: each seat gets its own generator, so one bot's draws never shift another's."""
+    bots: each seat gets its own generator, so one bot's draws never shift another's.
+    A level named in ``oracles`` is played by that oracle instead of a fair policy."""
+    oracles = oracles or {}
     n = len(levels)
-    specs = tuple(SeatSpec(f"{level} {i}", "bot", level) for i, level in enumerate(levels))
+    specs = tuple(
+        SeatSpec(f"{level} {i}", "human")
+        if level in oracles
+        else SeatSpec(f"{level} {i}", "bot", level)
+        for i, level in enumerate(levels)
+    )
     state, _ = apply(initial_state(), CreateMatch(specs, STARTING_LIVES, rng.randrange(n)))
     bots = [random.Random(rng.getrandbits(64)) for _ in range(n)]
     record = MatchRecord(
@@ -79,9 +94,14 @@ def play_match(levels: Sequence[str], rng: random.Random) -> MatchRecord:
             state, events = apply(state, shuffled_round(rng))
         else:
             seat = decision.seat
+            level = levels[seat]
+            oracle = oracles.get(level)
             seen = view(state, seat)
             started = time.perf_counter()
-            choice = choose(levels[seat], seen, bots[seat])
+            if oracle is None:
+                choice = choose(level, seen, bots[seat])
+            else:
+                choice = oracle(state, seat, bots[seat])
             record.decision_times[seat].append(time.perf_counter() - started)
             state, events = apply(state, Choose(seat, cast(Choice, choice)))
         for event in events:
@@ -152,13 +172,15 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[rank - 1]
 
 
-def _play_numbered(task: tuple[Sequence[str], int, int]) -> MatchRecord:
-    seats, seed, match = task
-    return play_match(seated_levels(seats, match), match_rng(seed, match))
+def _play_numbered(task: tuple[Sequence[str], int, int, Mapping[str, Oracle]]) -> MatchRecord:
+    seats, seed, match, oracles = task
+    return play_match(seated_levels(seats, match), match_rng(seed, match), oracles)
 
 
-def _records(seats: list[str], matches: int, seed: int, jobs: int) -> Iterator[MatchRecord]:
-    tasks = ((seats, seed, m) for m in range(matches))
+def _records(
+    seats: list[str], matches: int, seed: int, jobs: int, oracles: Mapping[str, Oracle]
+) -> Iterator[MatchRecord]:
+    tasks = ((seats, seed, m, oracles) for m in range(matches))
     if jobs <= 1:
         yield from map(_play_numbered, tasks)
         return
@@ -168,10 +190,16 @@ def _records(seats: list[str], matches: int, seed: int, jobs: int) -> Iterator[M
 
 
 def run_tournament(
-    seats: list[str], matches: int, seed: int | None, jobs: int, progress: bool
+    seats: list[str],
+    matches: int,
+    seed: int | None,
+    jobs: int,
+    progress: bool,
+    oracles: Mapping[str, Oracle] | None = None,
 ) -> TournamentResult:
     """Play ``matches`` matches of the policies in ``seats`` (rotated) and total them up."""
-    unknown = [s for s in seats if s not in POLICIES]
+    oracles = dict(oracles or {})
+    unknown = [s for s in seats if s not in POLICIES and s not in oracles]
     if unknown:
         raise ValueError(f"unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}")
     if not 2 <= len(seats) <= 20:
@@ -183,7 +211,7 @@ def run_tournament(
     stats = {policy: PolicyStats(policy) for policy in dict.fromkeys(seats)}
     bar = ProgressBar(matches, sys.stderr) if progress else None
     started = time.perf_counter()
-    for done, record in enumerate(_records(seats, matches, seed, jobs), start=1):
+    for done, record in enumerate(_records(seats, matches, seed, jobs, oracles), start=1):
         for seat, policy in enumerate(record.levels):
             entry = stats[policy]
             entry.seat_matches += 1

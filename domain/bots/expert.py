@@ -321,13 +321,22 @@ def standing(lives: tuple[int, ...], me: int) -> float:
 
 def expert_choice(view: MatchView, rng: random.Random) -> str:
     """The answer with the best expected standing over deals consistent with the view."""
-    decision = view.pending
-    assert decision is not None, "nothing to decide"
-    if decision.kind == "next_round":
+    assert view.pending is not None, "nothing to decide"
+    if view.pending.kind == "next_round":
         return "next_round"
+    return best_choice(view, account(view), rng)
+
+
+def best_choice(view: MatchView, acc: Accounting, rng: random.Random) -> str:
+    """The answer with the best expected standing over packs consistent with ``acc``.
+
+    Split from ``expert_choice`` so that a benchmark can hand in an ``Accounting`` that knows
+    more than the seat may (bench/expert_ceiling.py), to measure what fair play leaves on the table.
+    """
+    decision = view.pending
+    assert decision is not None
     me = view.viewer
     assert me is not None and decision.seat == me and view.hand is not None
-    acc = account(view)
     template = template_state(view, acc)
     choices = decision.choices
     totals = [0.0] * len(choices)
