@@ -27,5 +27,10 @@ class DomainError(Exception):
         self.code: ErrorCode = code
         self.message = message
 
+    def __reduce__(self) -> tuple[type[DomainError], tuple[ErrorCode, str]]:
+        # Pickled by its two fields: an error raised in a worker process (``cuccu tournament
+        # --jobs 2``) must reach the parent, and the default reduce would call __init__ with one.
+        return DomainError, (self.code, self.message)
+
     def __repr__(self) -> str:
         return f"DomainError({self.code!r}, {self.message!r})"

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import io
+import pickle
+import random
+import subprocess
+import sys
 from collections import Counter
 from contextlib import redirect_stdout
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +23,11 @@ from api.tournament import (
     seated_levels,
     wilson_interval,
 )
+from domain import MatchState, view
+from domain.bots import basic_choice
+from domain.errors import DomainError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_wilson_interval() -> None:
@@ -106,3 +116,40 @@ def test_the_cli_runs_a_tournament() -> None:
     assert code == 0
     assert "6 matches, seats basic,random (rotated), seed 2" in out.getvalue()
     assert main(["tournament", "--seats", "basic,nobody", "-n", "1", "--no-progress"]) == 2
+
+
+def _basic_through_the_state(state: MatchState, seat: int, rng: random.Random) -> str:
+    return basic_choice(view(state, seat), rng)
+
+
+def _broken(state: MatchState, seat: int, rng: random.Random) -> str:
+    raise DomainError("illegal_choice", "this seat always fails")
+
+
+def test_an_oracle_seat_plays_like_the_policy_it_wraps() -> None:
+    oracle = run_tournament(
+        ["twin", "random"], 12, 5, 1, progress=False, oracles={"twin": _basic_through_the_state}
+    )
+    fair = run_tournament(["basic", "random"], 12, 5, 1, progress=False)
+    assert oracle.policies["twin"].wins == fair.policies["basic"].wins
+    assert oracle.policies["twin"].losses == fair.policies["basic"].losses
+
+
+def test_a_domain_error_survives_pickling() -> None:
+    error = pickle.loads(pickle.dumps(DomainError("seat_taken", "seat 2 is taken")))
+    assert (error.code, error.message) == ("seat_taken", "seat 2 is taken")
+
+
+def test_a_failing_seat_in_a_worker_process_stops_the_tournament_with_its_error() -> None:
+    # Run apart, with a deadline: when the error could not be unpickled, the pool waited
+    # forever for the result, and a hang must fail this test rather than stall the suite.
+    script = (
+        "from api.tournament import run_tournament\n"
+        "from tests.bots.test_tournament import _broken\n"
+        "run_tournament(['broken', 'basic'], 4, 1, 2, progress=False, oracles={'broken': _broken})"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "DomainError" in done.stderr and "always fails" in done.stderr
