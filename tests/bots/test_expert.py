@@ -159,6 +159,12 @@ def _first(kind: str, hand_rank: str) -> MatchState:
         ("dealer_turn", "cuckoo", "keep"),
         ("dealer_turn", "lion", "exchange"),  # the lowest card: anything is better
         ("turn", "lion", "exchange"),
+        # A bluff: with no zero the pledge can never be called, yet asking costs nothing, and an
+        # innkeeper who refuses must hand over the inn (XI), above every plain card.
+        ("inn_choice", "5", "inn_ask_pay"),
+        ("inn_choice", "zero", "inn_ask_pay"),  # the pledge covers exactly this card
+        # The innkeeper: refusing swaps the inn for a card its holder wanted rid of.
+        ("inn_response", "inn", "inn_accept"),
     ],
 )
 def test_the_obvious_choices(kind: str, hand: str, expected: str) -> None:
