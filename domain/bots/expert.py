@@ -26,10 +26,11 @@ How a decision is made:
 Only the ``MatchView`` is read, and chance comes only from the caller's ``rng``, so a decision
 is a function of what the seat may know and of the seed.
 
-Strength (``cuccu tournament``, 4 seats, 3 lives): about 27-29% of matches won against three
-``basic`` bots, where parity is 25%. Judged decision by decision against a referee that sees
-the whole deal, it comes within 0.002 (in chance of winning the match) of a bot that sees every
-hand already dealt: what it misses is mostly the undealt cards, which no seat can know.
+Strength (``cuccu tournament``, 4 seats, 3 lives): about 27% of matches won against three
+``basic`` bots, where parity is 25%. ``bench/expert_ceiling.py`` runs this same search with more
+knowledge than a seat may have: seeing every hand already dealt wins about 29%, and only seeing
+the cards still to be dealt (hidden from everyone by RULES §7) lifts it to about 40%. What the
+expert misses is mostly those undealt cards (docs/BOTS.md).
 """
 
 from __future__ import annotations
