@@ -35,12 +35,23 @@ _SALT = "00" * 16  # scenarios fix the pack; the commitment's salt does not matt
 
 
 def _position(scenario: dict[str, Any]) -> MatchState:
-    """A match at the scenario's lives and dealer, between rounds."""
+    """A match at the scenario's lives and dealer, between rounds.
+
+    The lives are set directly, so they are checked here against what play can reach: a
+    position the rules never produce would otherwise fail deep inside a round, unexplained.
+    """
     n = scenario["seats"]
     seats = tuple(SeatSpec(name=f"seat {i}") for i in range(n))
     create = CreateMatch(seats, scenario["starting_lives"], first_dealer=scenario["dealer"])
     state, _ = apply(initial_state(), create)
-    return replace(state, lives=tuple(scenario["lives_before"]))
+    lives = tuple(scenario["lives_before"])
+    if len(lives) != n or not all(0 <= x <= state.starting_lives for x in lives):
+        raise AssertionError(f"lives_before must give 0 to starting_lives for each of {n} seats")
+    if lives[state.dealer] == 0:
+        raise AssertionError(f"the dealer, seat {state.dealer}, has no lives (RULES §1)")
+    if sum(1 for x in lives if x > 0) < 2:
+        raise AssertionError("fewer than two seats have lives: the match is over (RULES §6.4)")
+    return replace(state, lives=lives)
 
 
 def play(scenario: dict[str, Any]) -> dict[str, Any]:
@@ -94,6 +105,10 @@ def first_difference(scenario: dict[str, Any]) -> str | None:
         actual = play(scenario)
     except (AssertionError, DomainError) as error:
         return f"{type(error).__name__}: {error}"
+    except (KeyError, TypeError, ValueError) as error:  # a field missing or of the wrong kind
+        return f"malformed scenario: {type(error).__name__}: {error}"
+    if not isinstance(scenario.get("expected"), dict):
+        return "malformed scenario: no 'expected' object"
     expected = scenario["expected"]
     for field, want in expected.items():
         got = actual.get(field)
