@@ -114,9 +114,7 @@ def summary_of(state: MatchState, *, seats: bool = False) -> MatchSummary:
 
 
 def has_live_human(state: MatchState) -> bool:
-    return any(
-        spec.kind == "human" and state.lives[i] > 0 for i, spec in enumerate(state.seats)
-    )
+    return any(spec.kind == "human" and state.lives[i] > 0 for i, spec in enumerate(state.seats))
 
 
 @dataclass

@@ -81,10 +81,14 @@ def main() -> None:
     decode_fold = time.perf_counter() - started
 
     print(f"machine: {platform.machine()}, Python {platform.python_version()}")
-    print(f"{args.matches} matches of {args.seats} {args.level} bots, {args.lives} lives,"
-          f" seed {args.seed}")
-    print(f"  play:  {args.matches / played:10,.0f} matches/s  {events / played:12,.0f} events/s"
-          f"  ({events / args.matches:.1f} events/match)")
+    print(
+        f"{args.matches} matches of {args.seats} {args.level} bots, {args.lives} lives,"
+        f" seed {args.seed}"
+    )
+    print(
+        f"  play:  {args.matches / played:10,.0f} matches/s  {events / played:12,.0f} events/s"
+        f"  ({events / args.matches:.1f} events/match)"
+    )
     print(f"  fold:  {events / fold_only:12,.0f} events/s  (evolve over decoded events)")
     print(f"  fold:  {events / decode_fold:12,.0f} events/s  (decode JSON + evolve)")
     print(f"  ratio: decode+evolve / evolve alone = {fold_only / decode_fold:.2f}")

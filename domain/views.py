@@ -147,4 +147,3 @@ def view(state: MatchState, seat: int | None) -> MatchView:
         winner=state.winner,
         version=state.version,
     )
-

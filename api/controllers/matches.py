@@ -51,9 +51,7 @@ _encoder = msgspec.json.Encoder()
 
 MatchId = Annotated[
     str,
-    PathParameter(
-        description="Match id (a UUID)", max_length=64, pattern=r"^[0-9A-Za-z_-]{1,64}$"
-    ),
+    PathParameter(description="Match id (a UUID)", max_length=64, pattern=r"^[0-9A-Za-z_-]{1,64}$"),
 ]
 OptionalToken = Annotated[
     str | None,

@@ -87,9 +87,7 @@ async def test_the_limit_is_configurable_and_can_be_turned_off(tmp_path: Path) -
     assert settings.max_body_bytes == 999
     off = Settings.from_env({"CUCCU_RATE_LIMIT": "0"})
     assert off.rate_limit_per_second == 0
-    app = create_app(
-        Settings(database_url=await sqlite_url(tmp_path), rate_limit_per_second=0)
-    )
+    app = create_app(Settings(database_url=await sqlite_url(tmp_path), rate_limit_per_second=0))
     async with AsyncTestClient(app=app) as c:
         created = (await c.post("/matches", json=TWO_HUMANS)).json()
         t0 = bearer(created["seat_tokens"][0]["token"])

@@ -38,8 +38,9 @@ def sync_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
     max_leaves=12,
 )
 seat_like = st.fixed_dictionaries(

@@ -64,9 +64,7 @@ class Script:
 
 
 def sync_client(script: Script, sleeps: list[float], **kwargs: Any) -> Client:
-    return Client(
-        BASE, "tok", transport=httpx.MockTransport(script), sleep=sleeps.append, **kwargs
-    )
+    return Client(BASE, "tok", transport=httpx.MockTransport(script), sleep=sleeps.append, **kwargs)
 
 
 def test_command_retries_503_and_429_with_one_idempotency_key_honouring_retry_after() -> None:
@@ -212,16 +210,24 @@ def stream_script() -> Script:
     headers = {"content-type": "text/event-stream"}
     return Script(
         # a view and one event, then the connection drops
-        httpx.Response(200, headers=headers, stream=Broken(
-            [b": keep-alive\r\n\r\n", frame(5, VIEW, "view"), frame(6, {"type": "kept"})]
-        )),  # fmt: skip
+        httpx.Response(
+            200,
+            headers=headers,
+            stream=Broken(
+                [b": keep-alive\r\n\r\n", frame(5, VIEW, "view"), frame(6, {"type": "kept"})]
+            ),
+        ),  # fmt: skip
         problem(503, "database-unavailable", retry_after=1),
         # a clean close before the end of the match (e.g. the server restarting)
         httpx.Response(200, headers=headers, stream=Broken([frame(7, {"type": "kept"})], False)),
-        httpx.Response(200, headers=headers, stream=Broken(
-            [frame(8, {"type": "round_ended"}), frame(9, {"type": "match_won", "winner": 0})],
-            fail=False,
-        )),  # fmt: skip
+        httpx.Response(
+            200,
+            headers=headers,
+            stream=Broken(
+                [frame(8, {"type": "round_ended"}), frame(9, {"type": "match_won", "winner": 0})],
+                fail=False,
+            ),
+        ),  # fmt: skip
     )
 
 
@@ -253,9 +259,7 @@ async def test_async_stream_resumes_after_drops_with_last_event_id() -> None:
     async def sleep(seconds: float) -> None:
         sleeps.append(seconds)
 
-    async with AsyncClient(
-        BASE, "tok", transport=httpx.MockTransport(script), sleep=sleep
-    ) as c:
+    async with AsyncClient(BASE, "tok", transport=httpx.MockTransport(script), sleep=sleep) as c:
         messages = [m async for m in c.stream(MID)]
     check_resumed(script, messages, sleeps)
 
