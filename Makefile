@@ -33,6 +33,7 @@ PACKAGES = $(shell for p in domain api viewer; do [ -f $$p/__init__.py ] && echo
 
 lint: $(STAMPS)/dev
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check --quiet $(PACKAGES) tests bench examples migrations
 	$(BIN)/mypy $(PACKAGES)
 
 typecheck: $(STAMPS)/dev
