@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from domain import CARDS, Choose, MatchState, StartRound, apply, pending, view
 from domain.bots.expert import (
+    DEALER_SHARE,
     SURPRISE,
     PastTurn,
     account,
@@ -147,13 +148,25 @@ def test_earlier_choices_weigh_the_deals() -> None:
 
 
 def test_standing_is_the_chance_to_be_last_seat_standing() -> None:
-    assert standing((3, 3, 3, 3), 0) == pytest.approx(0.25)
-    assert standing((2, 0, 0, 0), 0) == 1.0
-    assert standing((0, 3, 1, 0), 0) == 0.0
-    assert standing((1, 1, 0, 0), 0) == pytest.approx(0.5)
+    assert standing((2, 0, 0, 0), 0, dealer=1) == 1.0
+    assert standing((0, 3, 1, 0), 0, dealer=1) == 0.0
+    # Two seats of one life each: the dealer loses the next round less often (DEALER_SHARE).
+    assert standing((1, 1, 0, 0), 0, dealer=0) == pytest.approx(1 / (1 + DEALER_SHARE))
+    assert standing((1, 1, 0, 0), 1, dealer=0) == pytest.approx(DEALER_SHARE / (1 + DEALER_SHARE))
     # Every life counts, and so does every opponent's loss.
-    assert standing((3, 3, 3, 3), 0) > standing((2, 3, 3, 3), 0) > standing((1, 3, 3, 3), 0) > 0
-    assert standing((3, 2, 3, 3), 0) > standing((3, 3, 3, 3), 0)
-    assert standing((1, 1, 0, 0), 0) > standing((1, 2, 0, 0), 0)
+    full = standing((3, 3, 3, 3), 0, dealer=1)
+    assert full > standing((2, 3, 3, 3), 0, dealer=1) > standing((1, 3, 3, 3), 0, dealer=1) > 0
+    assert standing((3, 2, 3, 3), 0, dealer=1) > full
+    assert standing((1, 1, 0, 0), 0, dealer=1) > standing((1, 2, 0, 0), 0, dealer=1)
+    # Equal lives: about parity, a little better for whoever deals next.
+    assert full == pytest.approx(0.25, abs=0.01)
+    assert standing((3, 3, 3, 3), 0, dealer=0) > full
     for lives in [(3, 2, 1, 3), (1, 1, 2, 0), (2, 3, 0, 1, 2)]:
-        assert sum(standing(lives, s) for s in range(len(lives))) == pytest.approx(1.0)
+        for dealer in (d for d in range(len(lives)) if lives[d] > 0):
+            total = sum(standing(lives, s, dealer) for s in range(len(lives)))
+            assert total == pytest.approx(1.0)
+
+
+def test_standing_falls_back_to_the_share_of_lives_at_a_big_table() -> None:
+    lives = (3,) * 10  # 3**10 * 10 positions: too many to enumerate for every decision
+    assert standing(lives, 4, dealer=0) == pytest.approx(0.1)
