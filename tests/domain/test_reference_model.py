@@ -34,9 +34,9 @@ def test_the_scenario_folder_is_there() -> None:
     assert len(SCENARIO_FILES) == 32
 
 
-@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.stem for p in SCENARIO_FILES])
-def test_the_reference_reproduces_every_scenario(path: Path) -> None:
-    scenario: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+def _replayed(scenario: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+    """The reference's result for a scenario file's round and decisions, the decisions it
+    took, and how many of the file's decisions it consumed."""
     chooser, used = replay_chooser(scenario["decisions"])
     expected, decisions = play_reference_round(
         scenario["seats"],
@@ -46,7 +46,14 @@ def test_the_reference_reproduces_every_scenario(path: Path) -> None:
         scenario["pack_top_to_bottom"],
         chooser,
     )
-    assert used[0] == len(scenario["decisions"]), "not every decision was consumed"
+    return expected, decisions, used[0]
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.stem for p in SCENARIO_FILES])
+def test_the_reference_reproduces_every_scenario(path: Path) -> None:
+    scenario: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    expected, decisions, used = _replayed(scenario)
+    assert used == len(scenario["decisions"]), "not every decision was consumed"
     assert decisions == scenario["decisions"]
     for key, value in scenario["expected"].items():
         assert expected[key] == value, f"{path.stem}: {key} differs"
@@ -68,15 +75,7 @@ def test_the_engine_check_can_fail() -> None:
     """The differential assertion is not vacuous: a one-life change to a reference result is
     reported by the engine's conformance check."""
     scenario: dict[str, Any] = json.loads((SCENARIOS / "S22.json").read_text(encoding="utf-8"))
-    chooser, _ = replay_chooser(scenario["decisions"])
-    expected, _ = play_reference_round(
-        scenario["seats"],
-        scenario["starting_lives"],
-        scenario["lives_before"],
-        scenario["dealer"],
-        scenario["pack_top_to_bottom"],
-        chooser,
-    )
+    expected, _, _ = _replayed(scenario)
     assert first_difference({**scenario, "expected": expected}) is None
     expected["lives_after"][1] += 1
     assert first_difference({**scenario, "expected": expected}) is not None
