@@ -194,6 +194,11 @@ def test_the_engine_agrees_with_the_reference(position: Position, data: st.DataO
         index = data.draw(st.integers(0, top), label=f"{kind} of seat {seat}")
         return allowed[min(index, 1)]
 
+    note_features(engine_agrees(position, chooser))
+
+
+def engine_agrees(position: Position, chooser: Chooser) -> dict[str, Any]:
+    """Play the round with the reference, check the engine gives the same, return the result."""
     expected, decisions = play_reference_round(
         position.seats,
         position.starting_lives,
@@ -202,10 +207,10 @@ def test_the_engine_agrees_with_the_reference(position: Position, data: st.DataO
         position.pack,
         chooser,
     )
-    note_features(expected)
     scenario = scenario_for(position, decisions, expected)
     difference = first_difference(scenario)
     assert difference is None, f"{difference}\n{json.dumps(scenario)}"
+    return expected
 
 
 # -- a seeded high-volume sweep ----------------------------------------------------------------
@@ -256,18 +261,7 @@ def test_a_seeded_sweep_agrees_and_reaches_the_rare_rules() -> None:
     rng = random.Random(20240611)
     reached: Counter[str] = Counter()
     for _ in range(SWEEP_ROUNDS):
-        position, chooser = random_round(rng)
-        expected, decisions = play_reference_round(
-            position.seats,
-            position.starting_lives,
-            position.lives_before,
-            position.dealer,
-            position.pack,
-            chooser,
-        )
-        scenario = scenario_for(position, decisions, expected)
-        difference = first_difference(scenario)
-        assert difference is None, f"{difference}\n{json.dumps(scenario)}"
+        expected = engine_agrees(*random_round(rng))
         kinds = [e["t"] for e in expected["events"]]
         reached["reversal of 2+"] += kinds.count("reverse") >= 2
         reached["two horses"] += kinds.count("horse_skip") == 2
