@@ -20,22 +20,18 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO, cast
+from typing import Any, TextIO
 
 from domain import (
-    Choice,
-    Choose,
     CreateMatch,
     MatchState,
     SeatSpec,
     apply,
     initial_state,
-    pending,
-    shuffled_round,
     view,
 )
-from domain.bots import POLICIES, choose
-from domain.events import LifeLost, RoundStarted
+from domain.bots import POLICIES, autoplay, choose
+from domain.events import LifeLost, MatchWon, RoundStarted
 
 LOSS_REASONS = ("hunter", "cat", "scoring", "inn_pledge")
 STARTING_LIVES = 3
@@ -82,36 +78,34 @@ def play_match(
         else SeatSpec(f"{level} {i}", "bot", level)
         for i, level in enumerate(levels)
     )
-    state, _ = apply(initial_state(), CreateMatch(specs, STARTING_LIVES, rng.randrange(n)))
+    created, _ = apply(initial_state(), CreateMatch(specs, STARTING_LIVES, rng.randrange(n)))
     bots = [random.Random(rng.getrandbits(64)) for _ in range(n)]
     record = MatchRecord(
         tuple(levels), -1, [0] * n, [Counter() for _ in range(n)], [[] for _ in range(n)]
     )
-    while state.status != "over":
-        decision = pending(state)
-        assert decision is not None
-        if decision.seat is None:  # between rounds: deal the next one
-            state, events = apply(state, shuffled_round(rng))
+
+    def answer(state: MatchState, seat: int) -> str:
+        level = levels[seat]
+        oracle = oracles.get(level)
+        seen = view(state, seat)
+        started = time.perf_counter()
+        if oracle is None:
+            choice = choose(level, seen, bots[seat])
         else:
-            seat = decision.seat
-            level = levels[seat]
-            oracle = oracles.get(level)
-            seen = view(state, seat)
-            started = time.perf_counter()
-            if oracle is None:
-                choice = choose(level, seen, bots[seat])
-            else:
-                choice = oracle(state, seat, bots[seat])
-            record.decision_times[seat].append(time.perf_counter() - started)
-            state, events = apply(state, Choose(seat, cast(Choice, choice)))
+            choice = oracle(state, seat, bots[seat])
+        record.decision_times[seat].append(time.perf_counter() - started)
+        return choice
+
+    for _, events in autoplay(created, answer, rng):
         for event in events:
             if isinstance(event, RoundStarted):
                 for seat in event.participants:
                     record.rounds[seat] += 1
             elif isinstance(event, LifeLost):
                 record.losses[event.seat][event.reason] += 1
-    assert state.winner is not None
-    record.winner = state.winner
+            elif isinstance(event, MatchWon):
+                record.winner = event.winner
+    assert record.winner >= 0, "the match ended without a winner"
     return record
 
 

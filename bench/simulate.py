@@ -18,35 +18,29 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domain import (  # noqa: E402
-    Choose,
     CreateMatch,
     Event,
+    MatchState,
     SeatSpec,
     apply,
     decode_events,
     encode_event,
     evolve,
     initial_state,
-    is_terminal,
-    pending,
-    shuffled_round,
     view,
 )  # fmt: skip
-from domain.bots import choose  # noqa: E402
+from domain.bots import autoplay, choose  # noqa: E402
 
 
 def play(seats: int, lives: int, level: str, rng: random.Random) -> list[Event]:
     specs = tuple(SeatSpec(f"bot {i}", "bot", level) for i in range(seats))
     state, events = apply(initial_state(), CreateMatch(specs, lives, rng.randrange(seats)))
     log = list(events)
-    while not is_terminal(state):
-        decision = pending(state)
-        assert decision is not None
-        if decision.seat is None:
-            state, events = apply(state, shuffled_round(rng))
-        else:
-            choice = choose(level, view(state, decision.seat), rng)
-            state, events = apply(state, Choose(decision.seat, choice))  # type: ignore[arg-type]
+
+    def answer(state: MatchState, seat: int) -> str:
+        return choose(level, view(state, seat), rng)
+
+    for _, events in autoplay(state, answer, rng):
         log.extend(events)
     return log
 

@@ -10,18 +10,15 @@ import random
 from collections.abc import Sequence
 
 from domain import (
-    Choose,
     ClaimSeat,
     CreateMatch,
     Event,
+    MatchState,
     SeatSpec,
-    StartRound,
     apply,
-    pending,
-    shuffled_round,
     view,
 )
-from domain.bots import choose
+from domain.bots import autoplay, choose
 from domain.state import initial_state
 
 
@@ -51,17 +48,11 @@ def bot_match(
     for s in open_seats:
         state, events = apply(state, ClaimSeat(s, f"Player {s}"))
         log.extend(events)
-    while state.status != "over" and state.rounds_played < max_rounds:
-        decision = pending(state)
-        assert decision is not None
-        if decision.kind == "next_round":
-            command: StartRound | Choose = shuffled_round(rng)
-        else:
-            assert decision.seat is not None
-            level = levels_of[decision.seat]
-            choice = choose(level, view(state, decision.seat), rng)
-            command = Choose(decision.seat, choice)  # type: ignore[arg-type]
-        state, events = apply(state, command)
+
+    def answer(state: MatchState, seat: int) -> str:
+        return choose(levels_of[seat], view(state, seat), rng)
+
+    for _, events in autoplay(state, answer, rng, max_rounds):
         log.extend(events)
     return log
 

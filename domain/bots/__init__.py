@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from domain.bots.autoplay import Answer, autoplay
 from domain.bots.basic import basic_choice
 from domain.bots.expert import expert_choice
 from domain.views import MatchView
@@ -31,3 +32,15 @@ def choose(level: str, view: MatchView, rng: random.Random) -> str:
     if view.pending.kind == "next_round":
         return "next_round"
     return POLICIES[level](view, rng)
+
+
+__all__ = [
+    "POLICIES",
+    "Answer",
+    "Policy",
+    "autoplay",
+    "basic_choice",
+    "choose",
+    "expert_choice",
+    "random_choice",
+]

@@ -19,7 +19,7 @@ from domain import (
     shuffled_round,
     view,
 )
-from domain.bots import choose
+from domain.bots import autoplay, choose
 from domain.events import (
     DealerKept,
     Event,
@@ -49,16 +49,14 @@ def decisions(
     """Every state of a seeded match where a seat must decide; the bots named in ``levels``
     answer (a level may be "expert", but cheap levels keep tests fast)."""
     rng = random.Random(seed)
-    state = new_match(levels, lives, dealer)
-    while state.status != "over":
+
+    def answer(state: MatchState, seat: int) -> str:
+        return choose(levels[seat], view(state, seat), rng)
+
+    for state, _ in autoplay(new_match(levels, lives, dealer), answer, rng):
         decision = pending(state)
-        assert decision is not None
-        if decision.seat is None:
-            state = start_round(state, rng)
-            continue
-        yield state
-        choice = choose(levels[decision.seat], view(state, decision.seat), rng)
-        state, _ = apply(state, Choose(decision.seat, choice))  # type: ignore[arg-type]
+        if decision is not None and decision.seat is not None:
+            yield state
 
 
 def replay_round(state: MatchState, pack: tuple[str, ...]) -> MatchState | None:

@@ -31,13 +31,11 @@ from domain import (
     evolve,
     fold,
     initial_state,
-    is_terminal,
     pending,
     redact,
-    shuffled_round,
     view,
 )  # fmt: skip
-from domain.bots import choose
+from domain.bots import autoplay, choose
 from domain.events import (
     CardDealt,
     CardRevealed,
@@ -156,21 +154,16 @@ def _try_illegal(state: MatchState, rng: random.Random) -> None:
 def play_checked(seed: int, seats: int, lives: int, levels: list[str]) -> MatchState:
     rng = random.Random(seed)
     specs = tuple(SeatSpec(f"bot {i}", "bot", levels[i % len(levels)]) for i in range(seats))
-    state, events = apply(initial_state(), CreateMatch(specs, lives, rng.randrange(seats)))
+    created, events = apply(initial_state(), CreateMatch(specs, lives, rng.randrange(seats)))
     log: list[Event] = list(events)
     replayed = fold([decode_event(encode_event(e)) for e in events])
     knowledge = Knowledge(seats)
-    steps = 0
-    while not is_terminal(state):
-        decision = pending(state)
-        assert decision is not None
-        if decision.kind == "next_round":
-            state, events = apply(state, shuffled_round(rng))
-        else:
-            assert decision.seat is not None
-            level = state.seats[decision.seat].bot_level or "random"
-            choice = choose(level, view(state, decision.seat), rng)
-            state, events = apply(state, Choose(decision.seat, choice))  # type: ignore[arg-type]
+
+    def answer(state: MatchState, seat: int) -> str:
+        return choose(state.seats[seat].bot_level or "random", view(state, seat), rng)
+
+    state = created
+    for steps, (state, events) in enumerate(autoplay(created, answer, rng)):
         log.extend(events)
         for event in events:
             knowledge.learn(event)
@@ -180,7 +173,6 @@ def play_checked(seed: int, seats: int, lives: int, levels: list[str]) -> MatchS
         _check_views(state, knowledge, events)
         if steps % 7 == 0:
             _try_illegal(state, rng)
-        steps += 1
         assert steps < 20_000, "a match that does not end"
     assert fold(log) == state
     winners = [s for s, n in enumerate(state.lives) if n > 0]
