@@ -2,6 +2,7 @@
 
 from api.store.db import create_engine, is_sqlite
 from api.store.events import (
+    CLAIM_FINGERPRINT_PREFIX,
     ChainBroken,
     ConcurrencyError,
     EventStore,
@@ -17,6 +18,7 @@ from api.store.migrate import SchemaOutOfDate, check_schema, upgrade
 from api.store.notify import Notifier, PgListener
 
 __all__ = [
+    "CLAIM_FINGERPRINT_PREFIX",
     "ChainBroken",
     "ConcurrencyError",
     "EventStore",

@@ -50,6 +50,10 @@ WRITERS = 10
 #: seat tokens remembered per process (token hash -> (match id, seat))
 TOKEN_CACHE_SIZE = 100_000
 
+#: how the idempotency record of a claim starts its fingerprint (a command's fingerprint is
+#: a bare sha256 hex digest): it marks the seats whose token a retried claim may replace
+CLAIM_FINGERPRINT_PREFIX = "claim:"
+
 
 def _is_down(exc: DBAPIError) -> bool:
     """An operational failure (connection lost, server shutting down), not a bad query."""
@@ -254,21 +258,64 @@ class EventStore:
         return [_row_to_match(r) for r in rows]
 
     async def seat_for_token(self, token_sha256: str) -> tuple[str, int] | None:
-        # a token never changes hands: remember the ones seen (not the unknown ones, which
-        # may be claimed later)
+        """The (match id, seat) of a token, or None for an unknown (or replaced) token.
+
+        Most tokens never change hands, and are remembered per process once seen (not the
+        unknown ones, which may be claimed later). The exception is a seat claimed with an
+        ``Idempotency-Key``: a retry of that claim replaces its token, in whichever API
+        process receives the retry, and a token remembered by another process would keep
+        working there. So the lookup also tells whether the seat has such a claim record (it
+        is written in the transaction that stores the seat's first token, so it is always
+        seen with it): those tokens are never remembered, and are checked against the store
+        on every request, which is correct with any number of processes.
+        """
         cached = self._tokens.get(token_sha256)
         if cached is not None:
             return cached
         st = t.seat_tokens
+        ik = t.idempotency_keys
+        replaceable = (
+            sa.exists()
+            .where(
+                ik.c.match_id == st.c.match_id,
+                ik.c.seat == st.c.seat,
+                ik.c.fingerprint.startswith(CLAIM_FINGERPRINT_PREFIX, autoescape=True),
+            )
+            .label("replaceable")
+        )
         row = await self._first(
-            sa.select(st.c.match_id, st.c.seat).where(st.c.token_sha256 == token_sha256)
+            sa.select(st.c.match_id, st.c.seat, replaceable).where(
+                st.c.token_sha256 == token_sha256
+            )
         )
         if row is None:
             return None
-        if len(self._tokens) >= TOKEN_CACHE_SIZE:
-            self._tokens.clear()
-        self._tokens[token_sha256] = found = (row.match_id, row.seat)
+        found = (row.match_id, row.seat)
+        if not row.replaceable:
+            if len(self._tokens) >= TOKEN_CACHE_SIZE:
+                self._tokens.clear()
+            self._tokens[token_sha256] = found
         return found
+
+    async def replace_seat_token(self, match_id: str, seat: int, token_sha256: str) -> bool:
+        """Give a claimed seat a new token (a replayed claim); the old one stops working.
+
+        False if the seat has no token. The old token is not in any process's memory:
+        :meth:`seat_for_token` never remembers the tokens of seats claimed with a key.
+        """
+        st = t.seat_tokens
+        try:
+            async with self.engine.begin() as conn:
+                result = await conn.execute(
+                    sa.update(st)
+                    .where(st.c.match_id == match_id, st.c.seat == seat)
+                    .values(token_sha256=token_sha256)
+                )
+                return bool(result.rowcount == 1)
+        except IntegrityError as exc:  # pragma: no cover - a 256-bit token collision
+            raise ConcurrencyError(str(exc.orig)) from exc
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
 
     async def get_idempotency(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
         ik = t.idempotency_keys

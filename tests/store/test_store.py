@@ -14,6 +14,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.store import (
+    CLAIM_FINGERPRINT_PREFIX,
     ConcurrencyError,
     EventStore,
     IdempotencyRecord,
@@ -214,6 +215,27 @@ async def test_tokens_and_idempotency_records(store: EventStore) -> None:
             summary=summary_of(state),
             idempotency=record,
         )
+
+
+async def test_a_claimed_seats_token_is_replaced_and_never_remembered(store: EventStore) -> None:
+    match_id, state = await new_match(store, tokens={0: "a" * 64, 1: "b" * 64})
+    stored = await store.load(match_id)
+    claim = IdempotencyRecord(match_id, 1, "k", CLAIM_FINGERPRINT_PREFIX + "0" * 58, 201, "{}")
+    await store.commit(
+        match_id,
+        expected_version=state.version,
+        prev_hash=stored[-1].hash,
+        events=[],
+        summary=summary_of(state),
+        idempotency=claim,
+    )
+    assert await store.seat_for_token("a" * 64) == (match_id, 0)
+    assert await store.seat_for_token("b" * 64) == (match_id, 1)
+    assert await store.replace_seat_token(match_id, 1, "c" * 64)
+    assert await store.seat_for_token("b" * 64) is None  # the replaced token, though seen
+    assert await store.seat_for_token("c" * 64) == (match_id, 1)
+    assert not await store.replace_seat_token(match_id, 3, "d" * 64)  # a seat without a token
+    assert await store.seat_for_token("a" * 64) == (match_id, 0)  # the others are unchanged
 
 
 async def test_list_matches_newest_first_with_cursor_and_filter(store: EventStore) -> None:
