@@ -36,7 +36,7 @@ from api.store.db import libpq_conninfo
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.2.0"
+API_VERSION = "0.3.0"
 
 DESCRIPTION = """\
 Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each

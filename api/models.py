@@ -150,7 +150,8 @@ class ClaimedSeat(msgspec.Struct):
         str,
         Meta(
             description="Secret bearer token of the claimed seat. Shown once (only in this "
-            "response), stored only hashed: keep it."
+            "response), stored only hashed: keep it. A retry of the claim with its "
+            "Idempotency-Key answers with a new token, which replaces this one."
         ),
     ]
     version: int

@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from api.store import (
+    CLAIM_FINGERPRINT_PREFIX,
     ConcurrencyError,
     EventStore,
     IdempotencyRecord,
@@ -88,6 +89,12 @@ def domain_problem(exc: DomainError) -> ServiceError:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def claim_fingerprint(name: str) -> str:
+    """The fingerprint of a claim's request (its name), marked as a claim's for the store."""
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()
+    return (CLAIM_FINGERPRINT_PREFIX + digest)[:64]  # the column holds 64 characters
 
 
 def rng_for(seed: int | None, version: int, purpose: str) -> random.Random:
@@ -200,17 +207,6 @@ class Created:
     match_id: str
     tokens: dict[int, str]
     state: MatchState
-
-
-@dataclass(frozen=True)
-class Claimed:
-    """A seat claimed: its new token (shown once) and the events of the claim's transaction."""
-
-    match_id: str
-    seat: int
-    token: str
-    state: MatchState
-    events: list[tuple[int, Event]]
 
 
 @dataclass(frozen=True)
@@ -416,14 +412,55 @@ class MatchService:
             409, "conflict", "Too much contention", "the match kept changing; try again"
         )
 
-    async def claim(self, match_id: str, seat: int, name: str) -> Claimed:
+    async def claim(
+        self,
+        match_id: str,
+        seat: int,
+        name: str,
+        idempotency_key: str | None,
+        render: Callable[[MatchState, list[tuple[int, Event]], str], bytes],
+    ) -> CommandResult:
         """Claim an open seat under ``name`` and issue its token, in one transaction.
 
         The claim that fills the last open seat also deals round 1 (with the match's shuffle
         source) and lets the bots play until a human must decide. Two claimers of one seat race
         on the stream's version: the loser reloads, finds the seat taken, and gets 409.
+
+        ``render`` builds the success body from the new state, the new (version, event)s and
+        the token. With ``idempotency_key`` the body is remembered with a blank token, in the
+        claim's transaction; a retry with the same key and name answers that body again with
+        a *new* token, which replaces the seat's token (only its hash is stored, so the first
+        one cannot be shown again). Whoever holds the key made the claim: the seat stays theirs.
         """
+        fingerprint = claim_fingerprint(name)
+
+        async def replay() -> CommandResult | None:
+            """The remembered answer to this key, with a fresh token, if the claim succeeded."""
+            if idempotency_key is None:
+                return None
+            previous = await self.store.get_idempotency(match_id, seat, idempotency_key)
+            if previous is None:
+                return None
+            if previous.fingerprint != fingerprint:
+                raise ServiceError(
+                    422,
+                    "idempotency-key-reused",
+                    "Idempotency key reused",
+                    "this Idempotency-Key was already used for this seat with a different "
+                    "request (another name, or a command)",
+                )
+            token = secrets.token_urlsafe(32)
+            if not await self.store.replace_seat_token(match_id, seat, hash_token(token)):
+                raise ServiceError(  # the record and the token are stored together
+                    500, "internal-error", "Internal error", "the claimed seat has no token"
+                )
+            body = msgspec.json.decode(previous.body.encode())
+            body["token"] = token
+            return CommandResult(previous.status_code, msgspec.json.encode(body), True)
+
         for _attempt in range(MAX_ATTEMPTS):
+            if (replayed := await replay()) is not None:
+                return replayed
             current, _ = await self.current(match_id)  # the stored state: refused only on it
             state = current.state
             if not 0 <= seat < len(state.seats):
@@ -438,9 +475,19 @@ class MatchService:
                 new_state, more = advance(new_state, current.seed)
                 steps += more
             except DomainError as exc:
+                # a twin request with this key may have taken the seat since the check above
+                if (replayed := await replay()) is not None:
+                    return replayed
                 raise domain_problem(exc) from exc
             token = secrets.token_urlsafe(32)
             all_events = [e for s in steps for e in s.events]
+            numbered = list(enumerate(all_events, start=state.version + 1))
+            remembered = None
+            if idempotency_key is not None:  # the answer, without its token (never kept)
+                blank = render(new_state, numbered, "").decode()
+                remembered = IdempotencyRecord(
+                    match_id, seat, idempotency_key, fingerprint, 201, blank
+                )
             try:
                 stored = await self.store.commit(
                     match_id,
@@ -450,13 +497,13 @@ class MatchService:
                     metas=[_meta(s) for s in steps for _ in s.events],
                     summary=summary_of(new_state, seats=True),
                     seat_tokens={seat: hash_token(token)},
+                    idempotency=remembered,
                 )
             except ConcurrencyError:
                 continue  # someone else appended first: reload (the seat may be taken now)
             last_hash = stored[-1].hash if stored else current.last_hash
             self._remember(match_id, Current(current.seed, new_state, last_hash))
-            numbered = list(enumerate(all_events, start=state.version + 1))
-            return Claimed(match_id, seat, token, new_state, numbered)
+            return CommandResult(201, render(new_state, numbered, token))
         raise ServiceError(
             409, "conflict", "Too much contention", "the match kept changing; try again"
         )

@@ -411,8 +411,12 @@ class MatchController(Controller):
             "token, shown only here (201). The claim that fills the last open seat deals "
             "round 1 and lets bot seats play, in the same transaction. A seat already taken "
             "(also by a concurrent claim: exactly one of two racing claimers wins) is 409 "
-            "`seat-taken`; an unknown match or seat is 404. Claims need no token. Do not retry "
-            "a claim whose outcome you did not see: its token is never shown again."
+            "`seat-taken`; an unknown match or seat is 404. Claims need no token. With "
+            "`Idempotency-Key`, a retry with the same key and name (say, after a lost answer) "
+            "gives the same 201 answer, marked `Idempotent-Replayed: true`, with a NEW token "
+            "for the seat that replaces the first one (only a hash of it is kept); the same key "
+            "with another name is 422. Without a key, do not retry a claim whose outcome you "
+            "did not see: its token is never shown again."
         ),
         status_code=201,
         response_description="The claimed seat's token (shown only here) and its view",
@@ -431,18 +435,43 @@ class MatchController(Controller):
         ],
         service: NamedDependency[MatchService],
         store: NamedDependency[EventStore],
-    ) -> ClaimedSeat:
+        idempotency_key: Annotated[
+            str | None,
+            HeaderParameter(
+                name="Idempotency-Key",
+                required=False,
+                min_length=1,
+                max_length=255,
+                description=(
+                    "Any string (a UUID); a retry of the claim with it and the same name "
+                    "claims once and answers again, with a new token that replaces the "
+                    "first one: whoever holds the key made the claim"
+                ),
+            ),
+        ] = None,
+    ) -> Response[ClaimedSeat]:
         await existing(store, match_id)
-        claimed = await service.claim(match_id, seat, data.name.strip())
-        state = claimed.state
-        return ClaimedSeat(
-            match_id=match_id,
-            seat=seat,
-            token=claimed.token,
-            version=state.version,
-            status=state.status,
-            view=view(state, seat),
-            events=event_outs(claimed.events, seat, state.status == "over"),
+
+        def render(state: MatchState, numbered: list[tuple[int, Event]], token: str) -> bytes:
+            return _encoder.encode(
+                ClaimedSeat(
+                    match_id=match_id,
+                    seat=seat,
+                    token=token,
+                    version=state.version,
+                    status=state.status,
+                    view=view(state, seat),
+                    events=event_outs(numbered, seat, state.status == "over"),
+                )
+            )
+
+        result = await service.claim(match_id, seat, data.name.strip(), idempotency_key, render)
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
+        return Response(
+            result.body,  # type: ignore[arg-type]  # already-encoded ClaimedSeat
+            status_code=result.status_code,
+            media_type="application/json",
+            headers=headers,
         )
 
     @get(

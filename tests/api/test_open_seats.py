@@ -8,6 +8,8 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
+from api.app import create_app
+from api.settings import Settings
 from domain.audit import audit, parse_ndjson
 from tests.api.helpers import assert_problem, bearer
 
@@ -172,3 +174,98 @@ async def test_a_match_of_claimed_seats_plays_to_the_end_and_audits(client: Clie
     assert [ln["meta"]["actor"] for ln in lines[1:3]] == ["seat:2", "seat:0"]
     report = audit(parse_ndjson(export.text))
     assert report.ok, report
+
+
+async def claim_with_key(client: Client, mid: str, seat: int, name: str, key: str) -> Any:
+    return await client.post(
+        f"/matches/{mid}/seats/{seat}/claim", json={"name": name},
+        headers={"Idempotency-Key": key},
+    )  # fmt: skip
+
+
+async def test_a_claim_retried_with_its_key_gets_a_new_token_that_replaces_the_first(
+    client: Client,
+) -> None:
+    mid = (await create(client, LOBBY))["match_id"]
+    first = await claim_with_key(client, mid, 1, "Cy", "claim-1")
+    assert first.status_code == 201, first.text
+    assert first.headers.get("idempotent-replayed") is None
+    old = bearer(first.json()["token"])
+    # the first token works (and this process has seen it) until the retry replaces it
+    assert (await client.get(f"/matches/{mid}", headers=old)).json()["seat"] == 1
+    again = await claim_with_key(client, mid, 1, "Cy", "claim-1")
+    assert again.status_code == 201, again.text
+    assert again.headers["idempotent-replayed"] == "true"
+    new = bearer(again.json()["token"])
+    assert new != old and len(again.json()["token"]) >= 40
+    assert {**again.json(), "token": ""} == {**first.json(), "token": ""}
+    assert_problem(await client.get(f"/matches/{mid}", headers=old), 401, "unknown-token")
+    mine = await client.get(f"/matches/{mid}", headers=new)
+    assert mine.status_code == 200 and mine.json()["seat"] == 1
+    assert mine.json()["version"] == first.json()["version"]  # claimed once: no second event
+    events = (await client.get(f"/matches/{mid}/events")).json()["events"]
+    assert [e["event"]["type"] for e in events].count("seat_claimed") == 1
+    # a third try with the key: yet another token, and the second one stops working
+    third = await claim_with_key(client, mid, 1, "Cy", "claim-1")
+    assert third.status_code == 201
+    assert_problem(await client.get(f"/matches/{mid}", headers=new), 401, "unknown-token")
+    latest = bearer(third.json()["token"])
+    assert (await client.get(f"/matches/{mid}", headers=latest)).json()["seat"] == 1
+
+
+async def test_a_claim_key_with_another_name_or_another_key_is_refused(client: Client) -> None:
+    mid = (await create(client, LOBBY))["match_id"]
+    first = await claim_with_key(client, mid, 1, "Cy", "claim-1")
+    assert first.status_code == 201, first.text
+    token = bearer(first.json()["token"])
+    other_name = await claim_with_key(client, mid, 1, "Eve", "claim-1")
+    body = assert_problem(other_name, 422, "idempotency-key-reused")
+    assert "another name" in body["detail"]
+    assert_problem(await claim_with_key(client, mid, 1, "Cy", "claim-2"), 409, "seat-taken")
+    assert_problem(await claim(client, mid, 1, "Cy"), 409, "seat-taken")
+    assert_problem(await claim_with_key(client, mid, 0, "Cy", "claim-1"), 409, "seat-taken")
+    # none of these refused tries touched the claimer's token
+    assert (await client.get(f"/matches/{mid}", headers=token)).json()["seat"] == 1
+    # keys are per seat: the same key claims another open seat normally
+    last = await claim_with_key(client, mid, 3, "Di", "claim-1")
+    assert last.status_code == 201 and last.headers.get("idempotent-replayed") is None
+    assert last.json()["view"]["round"] == 1
+
+
+async def test_twin_claims_with_one_key_claim_once_and_both_succeed(client: Client) -> None:
+    mid = (await create(client, LOBBY))["match_id"]
+    answers = await asyncio.gather(
+        *(claim_with_key(client, mid, 3, "Di", "twin") for _ in range(4))
+    )
+    assert [a.status_code for a in answers] == [201] * 4, [a.text for a in answers]
+    assert sum(a.headers.get("idempotent-replayed") != "true" for a in answers) == 1
+    events = (await client.get(f"/matches/{mid}/events")).json()["events"]
+    assert [e["event"]["type"] for e in events].count("seat_claimed") == 1
+    working = [
+        a for a in answers
+        if (await client.get(f"/matches/{mid}", headers=bearer(a.json()["token"]))).status_code
+        == 200
+    ]  # fmt: skip
+    assert len(working) == 1  # the seat has one token: the last one issued
+
+
+async def test_a_replaced_token_is_refused_by_every_api_process(migrated_url: str) -> None:
+    """Two app instances on one database stand for two API processes: the one that saw the
+    first token must refuse it once a retry through the other replaced it."""
+    settings = Settings(database_url=migrated_url, max_body_bytes=4096)
+    async with (
+        AsyncTestClient(app=create_app(settings)) as one,
+        AsyncTestClient(app=create_app(settings)) as two,
+    ):
+        mid = (await create(one, LOBBY))["match_id"]
+        first = await claim_with_key(one, mid, 1, "Cy", "k")
+        assert first.status_code == 201, first.text
+        old = bearer(first.json()["token"])
+        for process in (one, two):  # both have seen (and could remember) the first token
+            assert (await process.get(f"/matches/{mid}", headers=old)).json()["seat"] == 1
+        retry = await claim_with_key(two, mid, 1, "Cy", "k")
+        assert retry.status_code == 201, retry.text
+        new = bearer(retry.json()["token"])
+        for process in (one, two):
+            assert_problem(await process.get(f"/matches/{mid}", headers=old), 401, "unknown-token")
+            assert (await process.get(f"/matches/{mid}", headers=new)).json()["seat"] == 1
