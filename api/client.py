@@ -5,7 +5,8 @@ the rules (``domain``), so a bot or an app may copy this one file. It covers eve
 of the API (see ``docs/API.md``):
 
 - :class:`Client` (sync) and :class:`AsyncClient` (async) with the same methods;
-- every command carries an ``Idempotency-Key`` generated for it and reused on its retries;
+- every command and claim carries an ``Idempotency-Key`` generated for it and reused on its
+  retries;
 - 429 and 503 answers are retried with exponential backoff and jitter, waiting at least what
   ``Retry-After`` asks; so are connection failures, where a retry cannot do harm;
 - :meth:`Client.stream` follows a match over Server-Sent Events and reconnects by itself,
@@ -383,7 +384,7 @@ class _Call:
     params: Mapping[str, Any] | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     #: a failed connection may be retried only when repeating the request can do no harm:
-    #: reads, and commands (their Idempotency-Key makes a repeat apply once)
+    #: reads, commands and claims (their Idempotency-Key makes a repeat apply once)
     repeatable: bool = True
 
 
@@ -520,10 +521,13 @@ class _Base:
         return _Call("GET", f"/matches/{match_id}", headers=self._auth())
 
     @staticmethod
-    def _claim(match_id: str, seat: int, name: str) -> _Call:
+    def _claim(match_id: str, seat: int, name: str, idempotency_key: str | None) -> _Call:
+        # the key makes a repeat safe: it answers again, with a new token that replaces the
+        # first one (whose answer was lost), instead of 409 seat-taken
+        headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
         return _Call(
             "POST", f"/matches/{match_id}/seats/{seat}/claim", json={"name": name},
-            repeatable=False,
+            headers=headers,
         )  # fmt: skip
 
     def _command(
@@ -677,13 +681,22 @@ class Client(_Base):
         return cast(MatchOut, self._call(self._get(match_id)))
 
     def claim_seat(
-        self, match_id: str, seat: int, name: str, *, use_token: bool = True
+        self,
+        match_id: str,
+        seat: int,
+        name: str,
+        *,
+        use_token: bool = True,
+        idempotency_key: str | None = None,
     ) -> ClaimedSeat:
         """``POST /matches/{id}/seats/{seat}/claim``; with ``use_token`` this client then plays
-        that seat. The token is shown only in this answer: keep it if you need it again."""
-        return self._adopt(
-            cast(ClaimedSeat, self._call(self._claim(match_id, seat, name))), use_token
-        )
+        that seat. The token is shown only in this answer: keep it if you need it again.
+
+        An Idempotency-Key is generated for this claim (or the one given) and reused on its
+        retries: a claim whose answer was lost is retried, and the repeat answers with a new
+        token for the seat (the lost one stops working) instead of 409 ``seat-taken``."""
+        call = self._claim(match_id, seat, name, idempotency_key)
+        return self._adopt(cast(ClaimedSeat, self._call(call)), use_token)
 
     def send_command(
         self,
@@ -875,9 +888,16 @@ class AsyncClient(_Base):
         return cast(MatchOut, await self._call(self._get(match_id)))
 
     async def claim_seat(
-        self, match_id: str, seat: int, name: str, *, use_token: bool = True
+        self,
+        match_id: str,
+        seat: int,
+        name: str,
+        *,
+        use_token: bool = True,
+        idempotency_key: str | None = None,
     ) -> ClaimedSeat:
-        claimed = cast(ClaimedSeat, await self._call(self._claim(match_id, seat, name)))
+        call = self._claim(match_id, seat, name, idempotency_key)
+        claimed = cast(ClaimedSeat, await self._call(call))
         return self._adopt(claimed, use_token)
 
     async def send_command(

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from api.client import (
@@ -15,6 +16,7 @@ from api.client import (
     Client,
     Conflict,
     NotFound,
+    RetryPolicy,
     StreamMessage,
     Unauthorized,
     ValidationFailed,
@@ -192,3 +194,82 @@ def test_stream_resumes_across_a_server_restart(sqlite_server: Server) -> None:
     assert seen[0].event == "view"
     assert [m.id for m in seen[1:]] == list(range(seen[0].id + 1, final_version + 1))
     assert seen[-1].ends_match
+
+
+class LostAnswers:
+    """Real connections to the server whose first claim reaches it and is answered, but whose
+    answer is lost on the way back (the connection drops), as a flaky network does."""
+
+    def __init__(self) -> None:
+        self.claims: list[httpx.Request] = []
+
+    def lose(self, request: httpx.Request) -> bool:
+        if not request.url.path.endswith("/claim"):
+            return False
+        self.claims.append(request)
+        return len(self.claims) == 1
+
+
+class LosesFirstClaimAnswer(LostAnswers, httpx.BaseTransport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        if self.lose(request):
+            response.read()  # the server has claimed the seat and answered: drop the answer
+            response.close()
+            raise httpx.ReadError("connection reset by peer", request=request)
+        return response
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class AsyncLosesFirstClaimAnswer(LostAnswers, httpx.AsyncBaseTransport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if self.lose(request):
+            await response.aread()
+            await response.aclose()
+            raise httpx.ReadError("connection reset by peer", request=request)
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def test_a_claim_survives_its_lost_answer(server: Server) -> None:
+    lossy = LosesFirstClaimAnswer()
+    fast = RetryPolicy(backoff=0.01)
+    with Client(server.base, transport=lossy, retry=fast) as ann, Client(server.base) as anon:
+        mid = anon.create_match([open_seat(), bot("Bo"), open_seat()], seed=4)["match_id"]
+        claimed = ann.claim_seat(mid, 0, "Ann")
+        assert len(lossy.claims) == 2  # the first answer was lost, and the claim retried
+        assert len({r.headers["Idempotency-Key"] for r in lossy.claims}) == 1
+        assert claimed["seat"] == 0 and ann.token == claimed["token"]
+        assert ann.get_match(mid)["seat"] == 0  # the retry's token is the seat's token
+        assert anon.lobby()[0]["open_seats"] == [2]  # claimed once
+        seated = [e for e in anon.iter_events(mid) if e["event"]["type"] == "seat_claimed"]
+        assert len(seated) == 1
+        with pytest.raises(Conflict):  # someone else (another key) still cannot take it
+            anon.claim_seat(mid, 0, "Bea")
+
+
+async def test_an_async_claim_survives_its_lost_answer(sqlite_server: Server) -> None:
+    lossy = AsyncLosesFirstClaimAnswer()
+    fast = RetryPolicy(backoff=0.01)
+    async with (
+        AsyncClient(sqlite_server.base, transport=lossy, retry=fast) as ann,
+        AsyncClient(sqlite_server.base) as anon,
+    ):
+        mid = (await anon.create_match([open_seat(), bot("Bo")], seed=4))["match_id"]
+        claimed = await ann.claim_seat(mid, 0, "Ann")
+        assert len(lossy.claims) == 2
+        assert claimed["view"]["round"] == 1 and ann.token == claimed["token"]
+        assert (await ann.get_match(mid))["seat"] == 0

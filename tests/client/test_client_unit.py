@@ -139,9 +139,16 @@ def test_connection_failures_are_retried_only_where_a_repeat_is_harmless() -> No
     with sync_client(script, []) as c:
         c.send_command(MID, "keep")  # idempotent thanks to its key
     assert len({r.headers["Idempotency-Key"] for r in script.requests}) == 1
+    claimed = {"match_id": MID, "seat": 0, "token": "second", "version": 2,
+               "status": "between_rounds", "view": {}, "events": []}  # fmt: skip
+    script = Script(httpx.ReadError("reset", request=request), httpx.Response(201, json=claimed))
+    with sync_client(script, []) as c:
+        assert c.claim_seat(MID, 0, "Ann")["token"] == "second"  # its key makes a repeat safe
+    assert len({r.headers["Idempotency-Key"] for r in script.requests}) == 1
+    assert all(json.loads(r.content) == {"name": "Ann"} for r in script.requests)
     script = Script(httpx.ReadError("reset", request=request))
     with sync_client(script, []) as c, pytest.raises(httpx.ReadError):
-        c.claim_seat(MID, 0, "Ann")  # the claim may have happened: never repeated blindly
+        c.create_match([bot("a"), bot("b")])  # may have happened: never repeated blindly
     created = httpx.Response(201, json={"match_id": MID, "seat_tokens": []})
     script = Script(httpx.ConnectError("refused", request=request), created)
     with sync_client(script, []) as c:
@@ -170,6 +177,7 @@ def test_claim_adopts_the_token_and_lists_use_the_query() -> None:
         c.lobby(limit=5)
     claim, get, lobby = script.requests
     assert claim.url.path == f"/matches/{MID}/seats/2/claim"
+    assert claim.headers["Idempotency-Key"]
     assert json.loads(claim.content) == {"name": "Ann"}
     assert "Authorization" not in claim.headers
     assert get.headers["Authorization"] == "Bearer new-token"
