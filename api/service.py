@@ -326,18 +326,12 @@ class MatchService:
 
         async def replay() -> CommandResult | None:
             """The stored answer to this Idempotency-Key, if a request with it succeeded."""
-            if idempotency_key is None:
-                return None
-            previous = await self.store.get_idempotency(match_id, seat, idempotency_key)
+            previous = await self._remembered(
+                match_id, seat, idempotency_key, fingerprint,
+                "this Idempotency-Key was already used with a different request body",
+            )  # fmt: skip
             if previous is None:
                 return None
-            if previous.fingerprint != fingerprint:
-                raise ServiceError(
-                    422,
-                    "idempotency-key-reused",
-                    "Idempotency key reused",
-                    "this Idempotency-Key was already used with a different request body",
-                )
             return CommandResult(previous.status_code, previous.body.encode(), True)
 
         refresh = False  # the first attempt trusts the kept state; the version lock checks it
@@ -412,6 +406,18 @@ class MatchService:
             409, "conflict", "Too much contention", "the match kept changing; try again"
         )
 
+    async def _remembered(
+        self, match_id: str, seat: int, key: str | None, fingerprint: str, reused: str
+    ) -> IdempotencyRecord | None:
+        """The record of an earlier success with this Idempotency-Key, if any; a different
+        request under the same key is refused with 422 (``reused`` says how)."""
+        if key is None:
+            return None
+        previous = await self.store.get_idempotency(match_id, seat, key)
+        if previous is not None and previous.fingerprint != fingerprint:
+            raise ServiceError(422, "idempotency-key-reused", "Idempotency key reused", reused)
+        return previous
+
     async def claim(
         self,
         match_id: str,
@@ -436,19 +442,13 @@ class MatchService:
 
         async def replay() -> CommandResult | None:
             """The remembered answer to this key, with a fresh token, if the claim succeeded."""
-            if idempotency_key is None:
-                return None
-            previous = await self.store.get_idempotency(match_id, seat, idempotency_key)
+            previous = await self._remembered(
+                match_id, seat, idempotency_key, fingerprint,
+                "this Idempotency-Key was already used for this seat with a different "
+                "request (another name, or a command)",
+            )  # fmt: skip
             if previous is None:
                 return None
-            if previous.fingerprint != fingerprint:
-                raise ServiceError(
-                    422,
-                    "idempotency-key-reused",
-                    "Idempotency key reused",
-                    "this Idempotency-Key was already used for this seat with a different "
-                    "request (another name, or a command)",
-                )
             token = secrets.token_urlsafe(32)
             if not await self.store.replace_seat_token(match_id, seat, hash_token(token)):
                 raise ServiceError(  # the record and the token are stored together
