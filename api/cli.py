@@ -23,15 +23,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 async def _upgrade(url: str) -> str | None:
-    from api.store import create_engine, upgrade
-    from api.store.migrate import current_revision
+    from api.store import upgrade_database
 
-    engine = create_engine(url)
-    try:
-        await upgrade(engine)
-        return await current_revision(engine)
-    finally:
-        await engine.dispose()
+    return await upgrade_database(url)
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:

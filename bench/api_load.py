@@ -494,16 +494,9 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     try:
-        from api.store import create_engine, upgrade
+        from api.store import upgrade_database
 
-        async def migrate() -> None:
-            engine = create_engine(db_url)
-            try:
-                await upgrade(engine)
-            finally:
-                await engine.dispose()
-
-        asyncio.run(migrate())
+        asyncio.run(upgrade_database(db_url))
         prepare_rows(admin, dbname, args.concurrency)
         batches = sample_batches(3 if args.smoke else 20, 7)
         with tempfile.TemporaryDirectory() as tmpdir:

@@ -154,16 +154,9 @@ def ensure_database(admin: URL, dbname: str) -> str:
     db = admin.set(drivername="postgresql+psycopg", database=dbname)
     url = db.render_as_string(hide_password=False)
 
-    async def migrate() -> None:
-        from api.store import create_engine, upgrade
+    from api.store import upgrade_database
 
-        engine = create_engine(url)
-        try:
-            await upgrade(engine)
-        finally:
-            await engine.dispose()
-
-    asyncio.run(migrate())
+    asyncio.run(upgrade_database(url))
     return url
 
 

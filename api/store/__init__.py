@@ -14,7 +14,7 @@ from api.store.events import (
     StoreUnavailable,
     verify_chain,
 )
-from api.store.migrate import SchemaOutOfDate, check_schema, upgrade
+from api.store.migrate import SchemaOutOfDate, check_schema, upgrade, upgrade_database
 from api.store.notify import Notifier, PgListener
 
 __all__ = [
@@ -35,5 +35,6 @@ __all__ = [
     "create_engine",
     "is_sqlite",
     "upgrade",
+    "upgrade_database",
     "verify_chain",
 ]

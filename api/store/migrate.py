@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import migrations
+from api.store.db import create_engine
 
 UPGRADE_COMMAND = "cuccu db upgrade"
 
@@ -60,6 +61,16 @@ def _run(conn: Connection, action: str, revision: str) -> None:
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     async with engine.begin() as conn:
         await conn.run_sync(_run, "upgrade", revision)
+
+
+async def upgrade_database(url: str) -> str | None:
+    """Migrate the database at ``url`` to the latest revision; return the revision it is at."""
+    engine = create_engine(url)
+    try:
+        await upgrade(engine)
+        return await current_revision(engine)
+    finally:
+        await engine.dispose()
 
 
 async def downgrade(engine: AsyncEngine, revision: str) -> None:

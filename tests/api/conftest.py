@@ -10,16 +10,12 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
-from api.store import create_engine, upgrade
+from api.store import upgrade_database
 
 
 @pytest.fixture
 async def migrated_url(database_url: str) -> str:
-    engine = create_engine(database_url)
-    try:
-        await upgrade(engine)
-    finally:
-        await engine.dispose()
+    await upgrade_database(database_url)
     return database_url
 
 

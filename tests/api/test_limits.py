@@ -13,7 +13,7 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.ratelimit import TokenBuckets
 from api.settings import Settings
-from api.store import create_engine, upgrade
+from api.store import upgrade_database
 from tests.api.helpers import TWO_HUMANS, assert_problem, bearer
 
 Client = AsyncTestClient[Any]
@@ -21,11 +21,7 @@ Client = AsyncTestClient[Any]
 
 async def sqlite_url(tmp_path: Path) -> str:
     url = f"sqlite+aiosqlite:///{tmp_path / 'limits.db'}"
-    engine = create_engine(url)
-    try:
-        await upgrade(engine)
-    finally:
-        await engine.dispose()
+    await upgrade_database(url)
     return url
 
 

@@ -16,7 +16,7 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from api.settings import Settings
-from api.store import create_engine, upgrade
+from api.store import upgrade_database
 from tests.api.helpers import TWO_HUMANS
 
 
@@ -25,12 +25,7 @@ def sync_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient
     path: Path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
     url = f"sqlite+aiosqlite:///{path}"
 
-    async def migrate() -> None:
-        engine = create_engine(url)
-        await upgrade(engine)
-        await engine.dispose()
-
-    asyncio.run(migrate())
+    asyncio.run(upgrade_database(url))
     app = create_app(Settings(database_url=url, max_body_bytes=4096))
     with TestClient(app=app) as client:
         yield client
