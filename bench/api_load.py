@@ -46,6 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy.engine import URL, make_url  # noqa: E402
 
+from api.store.db import admin_connection  # noqa: E402
+
 DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 HUMAN_VS_BOTS: dict[str, Any] = {
     "seats": [
@@ -410,21 +412,8 @@ def run_pgbench(
 # --- database set-up -------------------------------------------------------------------------
 
 
-def psycopg_connect(url: URL, dbname: str | None = None) -> Any:
-    import psycopg
-
-    return psycopg.connect(
-        host=url.host or "127.0.0.1",
-        port=url.port or 5432,
-        user=url.username or "postgres",
-        password=url.password,
-        dbname=dbname or url.database or "postgres",
-        autocommit=True,
-    )
-
-
 def prepare_rows(admin: URL, dbname: str, concurrency: int) -> None:
-    with psycopg_connect(admin, dbname) as conn:
+    with admin_connection(admin, dbname) as conn:
         for prefix in ("ceiling", "raw"):
             for i in range(concurrency):
                 conn.execute(
@@ -481,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     phases = args.only or ["service", "ceiling", "raw"]
     admin = make_url(args.database_url)
     dbname = f"cuccu_bench_{uuid.uuid4().hex[:10]}"
-    with psycopg_connect(admin) as conn:
+    with admin_connection(admin) as conn:
         conn.execute(f'CREATE DATABASE "{dbname}"')
     db = admin.set(drivername="postgresql+psycopg", database=dbname)
     db_url = db.render_as_string(hide_password=False)
@@ -557,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"service/{ref}: {ratio:.2f}", flush=True)
     finally:
         if not args.keep:
-            with psycopg_connect(admin) as conn:
+            with admin_connection(admin) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
     return 0
 

@@ -42,6 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy.engine import URL, make_url  # noqa: E402
 
+from api.store.db import admin_connection  # noqa: E402
+
 DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 SEATS = [
     {"name": "Ann", "kind": "bot", "bot_level": "basic"},
@@ -51,19 +53,6 @@ SEATS = [
 ]
 LIVES = 2
 EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-
-
-def connect(url: URL, dbname: str | None = None, autocommit: bool = True) -> Any:
-    import psycopg
-
-    return psycopg.connect(
-        host=url.host or "127.0.0.1",
-        port=url.port or 5432,
-        user=url.username or "postgres",
-        password=url.password,
-        dbname=dbname or url.database or "postgres",
-        autocommit=autocommit,
-    )
 
 
 def _copy_text(value: str) -> str:
@@ -131,7 +120,10 @@ def seed_chunk(args: tuple[str, str, int, int, int]) -> tuple[int, int]:
         matches.write(m + "\n")
         events.write("\n".join(evs) + "\n")
         n_events += len(evs)
-    with connect(make_url(admin_url), dbname, autocommit=False) as conn, conn.cursor() as cur:
+    with (
+        admin_connection(make_url(admin_url), dbname, autocommit=False) as conn,
+        conn.cursor() as cur,
+    ):
         with cur.copy(
             "COPY matches (id, status, created_at, updated_at, seats, starting_lives, lives, "
             "winner, rounds, version, seed) FROM STDIN"
@@ -147,7 +139,7 @@ def seed_chunk(args: tuple[str, str, int, int, int]) -> tuple[int, int]:
 
 
 def ensure_database(admin: URL, dbname: str) -> str:
-    with connect(admin) as conn:
+    with admin_connection(admin) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{dbname}"')
@@ -163,7 +155,7 @@ def ensure_database(admin: URL, dbname: str) -> str:
 def cmd_seed(args: argparse.Namespace) -> int:
     admin = make_url(args.database_url)
     ensure_database(admin, args.database)
-    with connect(admin, args.database) as conn:
+    with admin_connection(admin, args.database) as conn:
         already = conn.execute("SELECT count(*) FROM matches").fetchone()[0]
     start = already
     chunks = [
@@ -180,7 +172,7 @@ def cmd_seed(args: argparse.Namespace) -> int:
             print(f"\r{start + done}/{args.matches} matches, {events} events, "
                   f"{rate:.0f} matches/s", end="", file=sys.stderr, flush=True)  # fmt: skip
     print(file=sys.stderr)
-    with connect(admin, args.database) as conn:
+    with admin_connection(admin, args.database) as conn:
         conn.execute("VACUUM ANALYZE matches")
         conn.execute("VACUUM ANALYZE events")
     elapsed = time.perf_counter() - t0
@@ -190,7 +182,7 @@ def cmd_seed(args: argparse.Namespace) -> int:
 
 def cmd_storage(args: argparse.Namespace) -> int:
     admin = make_url(args.database_url)
-    with connect(admin, args.database) as conn:
+    with admin_connection(admin, args.database) as conn:
         matches = conn.execute("SELECT count(*) FROM matches").fetchone()[0]
         events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
         print(f"{matches} matches, {events} events ({events / max(1, matches):.1f} per match)")
@@ -263,7 +255,7 @@ def cmd_measure(args: argparse.Namespace) -> int:
 
     admin = make_url(args.database_url)
     db = admin.set(drivername="postgresql+psycopg", database=args.database)
-    with connect(admin, args.database) as conn:
+    with admin_connection(admin, args.database) as conn:
         count = conn.execute("SELECT count(*) FROM matches").fetchone()[0]
         rows = conn.execute(
             "SELECT id, created_at FROM matches ORDER BY random() LIMIT %s", (args.requests,)

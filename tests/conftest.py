@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import URL, make_url
 
+from api.store.db import admin_connection
+
 LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 HOW_TO = (
     "PostgreSQL tests need a server: start a Docker engine (testcontainers), or set "
@@ -46,18 +48,8 @@ def _docker_answers() -> bool:
         return False
 
 
-def _connect(url: URL, dbname: str | None = None) -> Any:
-    import psycopg
-
-    return psycopg.connect(
-        host=url.host or "127.0.0.1",
-        port=url.port or 5432,
-        user=url.username or "postgres",
-        password=url.password,
-        dbname=dbname or url.database or "postgres",
-        autocommit=True,
-        connect_timeout=3,
-    )
+def _connect(url: URL) -> Any:
+    return admin_connection(url, connect_timeout=3)  # fail fast when no server answers
 
 
 @dataclass

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from api.settings import normalize_database_url
@@ -57,4 +57,23 @@ def libpq_conninfo(url: str) -> str:
         make_url(normalize_database_url(url))
         .set(drivername="postgresql")
         .render_as_string(hide_password=False)
+    )
+
+
+def admin_connection(
+    url: URL, dbname: str | None = None, *, autocommit: bool = True, **kwargs: Any
+) -> Any:
+    """A plain (sync) psycopg connection to the PostgreSQL server of ``url``, on ``dbname`` or
+    the URL's own database: for what an engine is not for, such as creating and dropping
+    databases or bulk COPY (the benches and the test fixtures). ``kwargs`` go to psycopg."""
+    import psycopg
+
+    return psycopg.connect(
+        host=url.host or "127.0.0.1",
+        port=url.port or 5432,
+        user=url.username or "postgres",
+        password=url.password,
+        dbname=dbname or url.database or "postgres",
+        autocommit=autocommit,
+        **kwargs,
     )

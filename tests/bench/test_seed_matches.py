@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from sqlalchemy.engine import make_url
 
+from api.store.db import admin_connection
 from tests.conftest import PgServer
 from tests.integration.checks import audited
 from tests.integration.server import Server
@@ -31,9 +32,8 @@ def load_seeder() -> ModuleType:
 
 
 def rows(url: str, match_id: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    seeder = load_seeder()
     name = make_url(url).database
-    with seeder.connect(make_url(url), name) as conn:
+    with admin_connection(make_url(url), name) as conn:
         match = conn.execute(
             "SELECT status, seats, starting_lives, lives, winner, rounds, version, seed "
             "FROM matches WHERE id = %s",
