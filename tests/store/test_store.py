@@ -190,45 +190,35 @@ async def test_duplicate_match_id_is_a_conflict(store: EventStore) -> None:
         )
 
 
-async def test_tokens_and_idempotency_records(store: EventStore) -> None:
-    match_id, state = await new_match(store, tokens={0: "f" * 64})
-    assert await store.seat_for_token("f" * 64) == (match_id, 0)
-    assert await store.seat_for_token("e" * 64) is None
-    stored = await store.load(match_id)
-    record = IdempotencyRecord(match_id, 0, "key-1", "a" * 64, 200, '{"ok":true}')
+async def remember(store: EventStore, state: MatchState, record: IdempotencyRecord) -> None:
+    """Store an idempotency record alone (no events) at the match's current version."""
+    stored = await store.load(record.match_id)
     await store.commit(
-        match_id,
+        record.match_id,
         expected_version=state.version,
         prev_hash=stored[-1].hash,
         events=[],
         summary=summary_of(state),
         idempotency=record,
     )
+
+
+async def test_tokens_and_idempotency_records(store: EventStore) -> None:
+    match_id, state = await new_match(store, tokens={0: "f" * 64})
+    assert await store.seat_for_token("f" * 64) == (match_id, 0)
+    assert await store.seat_for_token("e" * 64) is None
+    record = IdempotencyRecord(match_id, 0, "key-1", "a" * 64, 200, '{"ok":true}')
+    await remember(store, state, record)
     assert await store.get_idempotency(match_id, 0, "key-1") == record
     assert await store.get_idempotency(match_id, 1, "key-1") is None
     with pytest.raises(ConcurrencyError):  # the same key twice
-        await store.commit(
-            match_id,
-            expected_version=state.version,
-            prev_hash=stored[-1].hash,
-            events=[],
-            summary=summary_of(state),
-            idempotency=record,
-        )
+        await remember(store, state, record)
 
 
 async def test_a_claimed_seats_token_is_replaced_and_never_remembered(store: EventStore) -> None:
     match_id, state = await new_match(store, tokens={0: "a" * 64, 1: "b" * 64})
-    stored = await store.load(match_id)
     claim = IdempotencyRecord(match_id, 1, "k", CLAIM_FINGERPRINT_PREFIX + "0" * 58, 201, "{}")
-    await store.commit(
-        match_id,
-        expected_version=state.version,
-        prev_hash=stored[-1].hash,
-        events=[],
-        summary=summary_of(state),
-        idempotency=claim,
-    )
+    await remember(store, state, claim)
     assert await store.seat_for_token("a" * 64) == (match_id, 0)
     assert await store.seat_for_token("b" * 64) == (match_id, 1)
     assert await store.replace_seat_token(match_id, 1, "c" * 64)
