@@ -24,6 +24,7 @@ import pytest
 from sqlalchemy.engine import URL, make_url
 
 from api.store.db import admin_connection
+from tests.integration.server import Server
 
 LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 HOW_TO = (
@@ -145,3 +146,36 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     url = server.create_database(uuid.uuid4().hex[:8])
     yield url
     server.drop_database(url)
+
+
+# --- the real ``cuccu`` server as a subprocess (tests/integration/server.py) ---------------------
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Server]]:
+    """Servers a test starts itself: whatever it appends is stopped afterwards."""
+    started: list[Server] = []
+    yield started
+    for s in started:
+        s.stop()
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[Server]:
+    """The API (no viewer) on each kind of database, quick keep-alives for stream tests."""
+    s = Server(database_url, keepalive=0.3, viewer=False).start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[Server]:
+    """The same on SQLite only."""
+    s = Server(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}", keepalive=0.3, viewer=False)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()

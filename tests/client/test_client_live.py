@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -26,25 +24,6 @@ from api.client import (
 )
 from domain.audit import audit, parse_ndjson
 from tests.integration.server import Server
-
-
-@pytest.fixture
-def server(database_url: str) -> Iterator[Server]:
-    s = Server(database_url, keepalive=0.3, viewer=False).start()
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-@pytest.fixture
-def sqlite_server(tmp_path: Path) -> Iterator[Server]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'client.db'}"
-    s = Server(url, keepalive=0.3, viewer=False).start()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def play_turn(players: dict[int, Client], match_id: str) -> bool:

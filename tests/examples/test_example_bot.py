@@ -8,13 +8,10 @@ import importlib.util
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import httpx
-import pytest
 
 from domain.audit import audit, parse_ndjson
 from tests.integration.server import ROOT, Server
@@ -28,25 +25,6 @@ def load_bot() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-@pytest.fixture
-def server(database_url: str) -> Iterator[Server]:
-    s = Server(database_url, keepalive=0.3, viewer=False).start()
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-@pytest.fixture
-def sqlite_server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite+aiosqlite:///{tmp_path / 'bots.db'}", keepalive=0.3, viewer=False)
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def run_bots(server: Server, match_id: str, *argsets: list[str]) -> list[str]:

@@ -11,11 +11,9 @@ import asyncio
 import itertools
 import json
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.api.helpers import bearer
 from tests.integration.checks import audited
@@ -34,14 +32,6 @@ LOSER_TYPES = {
         "conflict",
     )
 }  # fmt: skip
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Server]]:
-    started: list[Server] = []
-    yield started
-    for s in started:
-        s.stop()
 
 
 Shot = tuple[str, str, dict[str, Any], str | None]  # (base url, token, body, idempotency key)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,14 +22,6 @@ from tests.integration.private_pg import private_postgres
 from tests.integration.server import Server
 
 PROBLEM = "application/problem+json"
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Server]]:
-    started: list[Server] = []
-    yield started
-    for s in started:
-        s.stop()
 
 
 @dataclass

@@ -6,24 +6,14 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
 from api.store import EventStore, create_engine, upgrade, verify_chain
 from domain import fold, initial_state
 from tests.api.helpers import HUMAN_VS_BOTS, bearer
 from tests.integration.server import Server, cuccu
-
-
-@pytest.fixture
-def server_factory() -> Iterator[list[Server]]:
-    servers: list[Server] = []
-    yield servers
-    for s in servers:
-        s.stop()
 
 
 async def check_stream(database_url: str, match_id: str) -> int:
@@ -73,10 +63,10 @@ def send(
 
 
 def test_sigkill_between_and_during_commands_loses_nothing_acknowledged(
-    database_url: str, server_factory: list[Server]
+    database_url: str, servers: list[Server]
 ) -> None:
     server = Server(database_url).start()
-    server_factory.append(server)
+    servers.append(server)
     created = httpx.post(f"{server.base}/matches", json={**HUMAN_VS_BOTS, "seed": 11}).json()
     mid, token = created["match_id"], created["seat_tokens"][0]["token"]
     me = bearer(token)
@@ -104,7 +94,7 @@ def test_sigkill_between_and_during_commands_loses_nothing_acknowledged(
             version = asyncio.run(check_stream(database_url, mid))
             assert version >= acked
             server = Server(database_url).start()
-            server_factory.append(server)
+            servers.append(server)
             # the client retries with the same key: applied once, same answer
             if "resp" in result and result["resp"].status_code == 200:
                 acked = result["resp"].json()["version"]
@@ -125,7 +115,7 @@ def test_sigkill_between_and_during_commands_loses_nothing_acknowledged(
                 server.kill9()
                 assert asyncio.run(check_stream(database_url, mid)) == acked
                 server = Server(database_url).start()
-                server_factory.append(server)
+                servers.append(server)
         assert step < 400
     final = httpx.get(f"{server.base}/matches/{mid}").json()
     assert final["view"]["status"] == "over"
@@ -133,12 +123,12 @@ def test_sigkill_between_and_during_commands_loses_nothing_acknowledged(
 
 
 def test_two_processes_on_one_postgres_stream_every_event(
-    postgres_url: str, server_factory: list[Server]
+    postgres_url: str, servers: list[Server]
 ) -> None:
     a = Server(postgres_url).start()
-    server_factory.append(a)
+    servers.append(a)
     b = Server(postgres_url).start()
-    server_factory.append(b)
+    servers.append(b)
     created = httpx.post(f"{a.base}/matches", json=HUMAN_VS_BOTS).json()
     mid, token = created["match_id"], created["seat_tokens"][0]["token"]
     seen: list[int] = []
