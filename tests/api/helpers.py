@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from litestar.testing import AsyncTestClient
+
+Client = AsyncTestClient[Any]
+
 HUMAN_VS_BOTS: dict[str, Any] = {
     "seats": [
         {"name": "Ann"},
@@ -28,6 +32,14 @@ TWO_HUMANS: dict[str, Any] = {
     "starting_lives": 3,
     "first_dealer": 1,  # seat 0 plays first, seat 1 deals
 }
+
+
+async def create(client: Client, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /matches``, asserting 201; the answer's body."""
+    resp = await client.post("/matches", json=body)
+    assert resp.status_code == 201, resp.text
+    data: dict[str, Any] = resp.json()
+    return data
 
 
 def bearer(token: str) -> dict[str, str]:

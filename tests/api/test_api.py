@@ -16,18 +16,11 @@ from tests.api.helpers import (
     BOTS_ONLY,
     HUMAN_VS_BOTS,
     TWO_HUMANS,
+    Client,
     assert_problem,
     bearer,
+    create,
 )
-
-Client = AsyncTestClient[Any]
-
-
-async def create(client: Client, body: dict[str, Any]) -> dict[str, Any]:
-    resp = await client.post("/matches", json=body)
-    assert resp.status_code == 201, resp.text
-    data: dict[str, Any] = resp.json()
-    return data
 
 
 async def test_health_and_ready(client: Client) -> None:

@@ -7,22 +7,11 @@ and test_no_500.py (random bodies); the live-server side is tests/integration/te
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from litestar.testing import AsyncTestClient
+from tests.api.helpers import TWO_HUMANS, Client, assert_problem, bearer, create
 
-from tests.api.helpers import TWO_HUMANS, assert_problem, bearer
-
-Client = AsyncTestClient[Any]
 CHOICES = ["keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round"]
 WRONG_STATE = {"not-your-turn", "illegal-choice", "round-in-progress", "match-over"}
-
-
-async def create(client: Client, body: dict[str, Any]) -> dict[str, Any]:
-    resp = await client.post("/matches", json=body)
-    assert resp.status_code == 201, resp.text
-    data: dict[str, Any] = resp.json()
-    return data
 
 
 async def test_deep_and_huge_json_is_refused_cleanly(client: Client) -> None:

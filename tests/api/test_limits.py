@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from litestar.testing import AsyncTestClient
@@ -14,9 +13,7 @@ from api.app import create_app
 from api.ratelimit import TokenBuckets
 from api.settings import Settings
 from api.store import upgrade_database
-from tests.api.helpers import TWO_HUMANS, assert_problem, bearer
-
-Client = AsyncTestClient[Any]
+from tests.api.helpers import TWO_HUMANS, Client, assert_problem, bearer
 
 
 async def sqlite_url(tmp_path: Path) -> str:

@@ -11,9 +11,7 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.settings import Settings
 from domain.audit import audit, parse_ndjson
-from tests.api.helpers import assert_problem, bearer
-
-Client = AsyncTestClient[Any]
+from tests.api.helpers import Client, assert_problem, bearer, create
 
 LOBBY: dict[str, Any] = {
     "seats": [
@@ -26,13 +24,6 @@ LOBBY: dict[str, Any] = {
     "first_dealer": 3,
     "seed": 5,
 }
-
-
-async def create(client: Client, body: dict[str, Any]) -> dict[str, Any]:
-    resp = await client.post("/matches", json=body)
-    assert resp.status_code == 201, resp.text
-    data: dict[str, Any] = resp.json()
-    return data
 
 
 async def claim(client: Client, mid: str, seat: int, name: str) -> Any:
