@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from domain import (
     CreateMatch,
     MatchState,
+    MatchView,
     SeatSpec,
     apply,
     initial_state,
@@ -36,9 +37,9 @@ from domain.events import LifeLost, MatchWon, RoundStarted
 LOSS_REASONS = ("hunter", "cat", "scoring", "inn_pledge")
 STARTING_LIVES = 3
 
-Oracle = Callable[[MatchState, int, random.Random], str]
-"""A policy handed the whole match state and its seat: it may see hidden cards, so it is never
-seated in the product. Benchmarks use it to measure what fair play leaves on the table
+Oracle = Callable[[MatchState, MatchView, random.Random], str]
+"""A policy handed the whole match state beside its seat's view: it may see hidden cards, so it
+is never seated in the product. Benchmarks use it to measure what fair play leaves on the table
 (bench/expert_ceiling.py)."""
 
 
@@ -92,7 +93,7 @@ def play_match(
         if oracle is None:
             choice = choose(level, seen, bots[seat])
         else:
-            choice = oracle(state, seat, bots[seat])
+            choice = oracle(state, seen, bots[seat])
         record.decision_times[seat].append(time.perf_counter() - started)
         return choice
 

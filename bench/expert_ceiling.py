@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.tournament import Oracle, run_tournament  # noqa: E402
-from domain import MatchState, view  # noqa: E402
+from domain import MatchState, MatchView  # noqa: E402
 from domain.bots.expert import PACK_SIZE, account, best_choice, in_play_positions  # noqa: E402
 
 
@@ -48,9 +48,8 @@ def revealed_positions(reach: str, state: MatchState, holding: dict[int, int]) -
     return in_play_positions(participants)
 
 
-def oracle_choice(reach: str, state: MatchState, seat: int, rng: random.Random) -> str:
+def oracle_choice(reach: str, state: MatchState, seen: MatchView, rng: random.Random) -> str:
     """The expert's search, with the pack positions of ``reach`` known for what they are."""
-    seen = view(state, seat)
     assert seen.pending is not None and state.round is not None
     if seen.pending.kind == "next_round":
         return "next_round"

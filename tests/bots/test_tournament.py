@@ -23,7 +23,7 @@ from api.tournament import (
     seated_levels,
     wilson_interval,
 )
-from domain import MatchState, view
+from domain import MatchState, MatchView, view
 from domain.bots import basic_choice
 from domain.errors import DomainError
 
@@ -118,11 +118,12 @@ def test_the_cli_runs_a_tournament() -> None:
     assert main(["tournament", "--seats", "basic,nobody", "-n", "1", "--no-progress"]) == 2
 
 
-def _basic_through_the_state(state: MatchState, seat: int, rng: random.Random) -> str:
-    return basic_choice(view(state, seat), rng)
+def _basic_through_the_state(state: MatchState, seen: MatchView, rng: random.Random) -> str:
+    assert seen == view(state, seen.viewer)  # the oracle is given its seat's view too
+    return basic_choice(seen, rng)
 
 
-def _broken(state: MatchState, seat: int, rng: random.Random) -> str:
+def _broken(state: MatchState, seen: MatchView, rng: random.Random) -> str:
     raise DomainError("illegal_choice", "this seat always fails")
 
 
