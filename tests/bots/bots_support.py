@@ -16,7 +16,6 @@ from domain import (
     apply,
     initial_state,
     pending,
-    shuffled_round,
     view,
 )
 from domain.bots import autoplay, choose
@@ -35,11 +34,6 @@ from domain.events import (
 def new_match(levels: Sequence[str], lives: int, dealer: int) -> MatchState:
     specs = tuple(SeatSpec(f"bot {i}", "bot", level) for i, level in enumerate(levels))
     state, _ = apply(initial_state(), CreateMatch(specs, lives, dealer))
-    return state
-
-
-def start_round(state: MatchState, rng: random.Random) -> MatchState:
-    state, _ = apply(state, shuffled_round(rng))
     return state
 
 
