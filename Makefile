@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMPS := .stamps
 
-.PHONY: run test lint typecheck pytest venv venv-dev clean
+.PHONY: run test lint typecheck pytest venv venv-dev clean locales
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ pytest: $(STAMPS)/dev
 	$(BIN)/pytest -q
 
 test: lint pytest
+
+# the viewer's translations: compile each viewer/locales/*/LC_MESSAGES/viewer.po to its .mo
+# (the .mo files are committed; tests/viewer/test_catalogs.py fails when one is stale)
+locales: $(STAMPS)/runtime
+	$(BIN)/pybabel compile --domain viewer --directory viewer/locales --use-fuzzy
 
 clean:
 	rm -rf $(VENV) $(STAMPS) .pytest_cache .mypy_cache .ruff_cache

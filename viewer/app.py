@@ -11,8 +11,7 @@ if str(ROOT) not in sys.path:  # `streamlit run` puts only viewer/ on the path
 
 import streamlit as st  # noqa: E402
 
-from viewer.i18n import LANGS  # noqa: E402
-from viewer.ui import T, default_api_url  # noqa: E402
+from viewer.ui import T, default_api_url, language_selector  # noqa: E402
 
 PAGES = (
     ("app_pages/matches.py", "nav.matches", ":material/list_alt:", "matches"),
@@ -25,18 +24,18 @@ PAGES = (
 
 
 def main() -> None:
-    st.set_page_config(page_title="Cuccù", page_icon="🦉", layout="wide")
+    st.set_page_config(page_title="Cuccù", page_icon=":material/playing_cards:", layout="wide")
     if "api_url" not in st.session_state:
         st.session_state["api_url"] = default_api_url()
     with st.sidebar:
-        st.selectbox(T("side.language"), list(LANGS), format_func=LANGS.__getitem__, key="lang")
+        language_selector()
         st.text_input(T("side.api"), key="api_url")
     pages = [
         st.Page(path, title=T(key), icon=icon, url_path=url, default=i == 0)
         for i, (path, key, icon, url) in enumerate(PAGES)
     ]
     page = st.navigation(pages)
-    st.title(f"{page.icon} {page.title}")
+    st.title(page.title)  # the icon is a font glyph: the title stays text
     page.run()
 
 

@@ -31,14 +31,12 @@ from domain.events import (
     SeatClaimed,
     SeatEliminated,
 )
-from viewer.i18n import Lang, tr
+from viewer.i18n import Lang, tr, trn
 
 _ROMAN: Final = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 _SPECIAL_NUMBERS: Final = {"inn": "XI", "cat": "XII", "horse": "XIII", "hunter": "XIIII",
                            "cuckoo": "XV"}  # fmt: skip
 _PLAIN_VALUES: Final = {"lion": "−3", "mask": "−2", "bucket": "−1"}
-ICONS: Final = {"inn": "🏠", "cat": "🐈", "horse": "🐎", "hunter": "🏹", "cuckoo": "🦉",
-                "fool": "🃏", "lion": "🦁", "mask": "🎭", "bucket": "🪣"}  # fmt: skip
 
 
 def card_name(card: str | None, lang: Lang) -> str:
@@ -53,14 +51,23 @@ def card_name(card: str | None, lang: Lang) -> str:
     return f"{name} {number}" if number else name
 
 
+def card_numeral(card: str) -> str:
+    """What the corner of the drawn card shows: ``"XV"``, ``"VII"``, ``"−3"``, ``"0"``."""
+    kind = rank(card)
+    if kind.isdigit():
+        return _ROMAN[int(kind) - 1]
+    return _SPECIAL_NUMBERS.get(kind) or _PLAIN_VALUES.get(kind) or ("0" if kind == "zero" else "?")
+
+
 def card_chip(card: str | None, lang: Lang) -> str:
-    """The card name with its icon, for tables."""
+    """The card in words for lists and logs: ``"VII (7)"``, ``"cuckoo XV"``; text only, no
+    emoji, so it reads on a machine without an emoji font."""
     if card is None:
-        return "🂠"
+        return tr(lang, "card.hidden")
     kind = rank(card)
     if kind.isdigit():
         return f"{card_name(card, lang)} ({kind})"
-    return f"{ICONS.get(kind, '')} {card_name(card, lang)}".strip()
+    return card_name(card, lang)
 
 
 def seat_names(names: Sequence[str]) -> list[str]:
@@ -79,7 +86,8 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
 
     match event:
         case MatchCreated(seats=seats, starting_lives=lives, first_dealer=dealer):
-            return tr(lang, "ev.match_created", n=len(seats), lives=lives, dealer=who(dealer))
+            return tr(lang, "ev.match_created", n=len(seats), dealer=who(dealer),
+                      lives=trn(lang, "count.lives", lives))  # fmt: skip
         case SeatClaimed(seat=seat):
             return tr(lang, "ev.seat_claimed", seat=who(seat))
         case RoundStarted(round=number, dealer=dealer):
@@ -127,7 +135,7 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
             lowest = ", ".join(who(s) for s in losing) or tr(lang, "ev.nobody")
             return tr(lang, "ev.round_scored", cards=shown, losers=lowest)
         case LivesReset(lives=lives):
-            return tr(lang, "ev.lives_reset", lives=lives)
+            return tr(lang, "ev.lives_reset", lives=trn(lang, "count.lives", lives))
         case RoundEnded(round=number, next_dealer=dealer):
             if dealer is None:
                 return tr(lang, "ev.round_ended_last", round=number)

@@ -1,4 +1,4 @@
-"""A seat's game through the API: create, act with the seat token, follow the stream.
+"""A seat's game through the API: create, act with the seat token, catch up on events.
 
 Kept out of the page script, whose classes Streamlit redefines on every run.
 """
@@ -8,46 +8,64 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from domain import MatchView
-from viewer.api_client import Client, MatchOut, SeenEvent
+import msgspec
+
+from api.client import Client, bot, human
+from domain import Event, MatchView
+from viewer.remote import call
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")
 
 
+@dataclass(frozen=True)
+class SeenEvent:
+    version: int
+    event: Event
+
+
 @dataclass
 class Game:
+    url: str
     match_id: str
     token: str
     seat: int
-    out: MatchOut
+    view: MatchView
     seen: list[SeenEvent] = field(default_factory=list)
 
-    @property
-    def view(self) -> MatchView:
-        return self.out.view
 
-
-def follow(client: Client, game: Game) -> None:
-    """New events for this seat from the live stream (after the last one seen), then its view."""
+def _catch_up(client: Client, game: Game) -> None:
+    """Events after the last one seen (as this seat may see them), then the seat's view."""
     after = game.seen[-1].version if game.seen else 0
-    game.seen.extend(client.stream(game.match_id, game.token, after))
-    game.out = client.match(game.match_id, game.token)
+    for out in client.iter_events(game.match_id, after=after):
+        game.seen.append(SeenEvent(out["version"], msgspec.convert(out["event"], Event)))
+    game.view = msgspec.convert(client.get_match(game.match_id)["view"], MatchView)
 
 
-def start(client: Client, name: str, level: str, lives: int,
+def follow(game: Game) -> None:
+    call(game.url, game.token, lambda client: _catch_up(client, game))
+
+
+def start(url: str, name: str, level: str, lives: int,
           opponents: Sequence[str] = OPPONENTS) -> Game:  # fmt: skip
     """A new match: this person at seat 0, bots of ``level`` at the other seats."""
-    seats = [{"name": name or "You", "kind": "human"}] + [
-        {"name": n, "kind": "bot", "bot_level": level} for n in opponents
-    ]
-    created = client.create_match({"seats": seats, "starting_lives": lives})
-    token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)
-    game = Game(created["match_id"], token, 0, client.match(created["match_id"], token))
-    follow(client, game)
+    seats = [human(name or "You")] + [bot(n, level) for n in opponents]
+
+    def create(client: Client) -> Game:
+        created = client.create_match(seats, starting_lives=lives)
+        token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)
+        view = msgspec.convert(created["view"], MatchView)
+        return Game(url, created["match_id"], token, 0, view)
+
+    game = call(url, None, create)
+    follow(game)
     return game
 
 
-def act(client: Client, game: Game, choice: str) -> None:
+def act(game: Game, choice: str) -> None:
     """Send this seat's decision (refused if the match moved on meanwhile), then catch up."""
-    client.command(game.match_id, game.token, choice, game.view.version)
-    follow(client, game)
+
+    def send(client: Client) -> None:
+        client.send_command(game.match_id, choice, expected_version=game.view.version)
+        _catch_up(client, game)
+
+    call(game.url, game.token, send)

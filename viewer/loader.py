@@ -1,59 +1,84 @@
-"""The "which match" panel shared by Replay, Audit and Charts: API, upload or sample."""
+"""The "which match" panel shared by Replay, Audit and Charts: API, upload or sample.
+
+Every way of opening a match is a widget callback, so it runs before the page is drawn: the
+page then shows the match it opened and never a "no match is open" above it.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from domain.audit import AuditInputError
-from viewer import session
-from viewer.api_client import ApiError, ApiUnavailable, Client
-from viewer.ui import T, api_url
+from viewer import remote, session
+from viewer.ui import N, T, api_url
+
+_MESSAGE = "load_message"  # (kind, text) left by a callback for the page to show
+
+
+def _say(kind: str, text: str) -> None:
+    st.session_state[_MESSAGE] = (kind, text)
+
+
+def show_message() -> None:
+    """The warning or error a loading callback left, once."""
+    message = st.session_state.pop(_MESSAGE, None)
+    if message is not None:
+        kind, text = message
+        (st.warning if kind == "warning" else st.error)(text)
 
 
 def open_from_api(match_id: str) -> bool:
     """Load a finished match's export from the API; False (with a message) if that fails."""
     try:
-        data = Client(api_url()).export(match_id)
+        data = remote.export(api_url(), match_id)
         session.open_match(session.from_ndjson(match_id[:8], data, match_id))
-        st.query_params["match"] = match_id  # a link to this page reopens the match
-    except ApiUnavailable as error:
-        st.warning(T("api.down", url=api_url(), error=error))
+    except remote.ApiUnavailable as error:
+        _say("warning", T("api.down", url=api_url(), error=error))
         return False
-    except ApiError as error:
-        st.error(T("api.error", error=error))
+    except remote.ApiError as error:
+        _say("error", T("api.error", error=error))
         return False
     except AuditInputError as error:
-        st.error(T("load.bad_file", error=error))
+        _say("error", T("load.bad_file", error=error))
         return False
+    st.query_params["match"] = match_id  # a link to this page reopens the match
     return True
 
 
-def _from_upload() -> None:
-    upload = st.file_uploader(T("load.upload"), type=["ndjson", "jsonl", "json", "txt"],
-                              key="upload")  # fmt: skip
-    if upload is None or st.session_state.get("upload_seen") == upload.file_id:
+def _uploaded() -> None:
+    upload = st.session_state.get("upload")
+    if upload is None:
         return
-    st.session_state["upload_seen"] = upload.file_id
     try:
         session.open_match(session.from_ndjson(upload.name, upload.getvalue()))
         st.query_params.pop("match", None)
     except AuditInputError as error:
-        st.error(T("load.bad_file", error=error))
+        _say("error", T("load.bad_file", error=error))
 
 
-def _from_api() -> None:
-    left, right = st.columns([3, 1], vertical_alignment="bottom")
-    match_id = left.text_input(T("load.match_id"), key="load_id").strip()
-    if right.button(T("load.from_api"), key="load_api", disabled=not match_id):
+def _api_id_sent() -> None:
+    match_id = str(st.session_state.get("load_id", "")).strip()
+    if match_id:
         open_from_api(match_id)
 
 
-def _sample() -> None:
+def _sample_asked() -> None:
+    seed = int(st.session_state.get("sample_seed", 1))
+    session.open_match(session.sample(seed, T("sample.label", seed=seed)))
+    st.query_params.pop("match", None)
+
+
+def _openers() -> None:
+    st.file_uploader(T("load.upload"), type=["ndjson", "jsonl", "json", "txt"], key="upload",
+                     on_change=_uploaded)  # fmt: skip
+    # a form sends the typed id with the click: one click loads, and Enter does too
+    with st.form("load_api_form", border=False):
+        left, right = st.columns([3, 1], vertical_alignment="bottom")
+        left.text_input(T("load.match_id"), key="load_id")
+        right.form_submit_button(T("load.from_api"), key="load_api", on_click=_api_id_sent)
     left, right = st.columns([3, 1], vertical_alignment="bottom")
-    seed = int(left.number_input(T("load.seed"), min_value=0, value=1, step=1, key="sample_seed"))
-    if right.button(T("load.sample"), key="load_sample"):
-        session.open_match(session.sample(seed, T("sample.label", seed=seed)))
-        st.query_params.pop("match", None)
+    left.number_input(T("load.seed"), min_value=0, value=1, step=1, key="sample_seed")
+    right.button(T("load.sample"), key="load_sample", on_click=_sample_asked)
 
 
 def match_panel() -> session.OpenMatch | None:
@@ -65,21 +90,16 @@ def match_panel() -> session.OpenMatch | None:
     linked = st.query_params.get("match")
     if linked and (match is None or match.match_id != linked) and open_from_api(linked):
         match = session.current()
+    show_message()
     if match is None:
         st.info(T("load.none"))
-        _from_upload()
-        _from_api()
-        _sample()
-        match = session.current()
-    else:
-        with st.expander(T("load.change")):
-            _from_upload()
-            _from_api()
-            _sample()
-        match = session.current()
-    if match is not None:
-        st.caption(T("load.loaded", label=match.label, events=len(match.records),
-                     rounds=match.report.rounds))  # fmt: skip
-        if not match.replay.full:
-            st.warning(T("load.partial"))
+        _openers()
+        return None
+    with st.expander(T("load.change")):
+        _openers()
+    events = N("count.events", len(match.records))
+    rounds = N("count.rounds", len(match.replay.round_start))
+    st.caption(T("load.loaded", label=match.label, events=events, rounds=rounds))
+    if not match.replay.full:
+        st.warning(T("load.partial"))
     return match

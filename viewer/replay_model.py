@@ -156,14 +156,26 @@ class Replay:
             for info in seen.seats
         )
         start = self.round_start.get(rnd.number, 1) if rnd is not None else 1
+        log = tuple(range(start, step + 1)) if step > 0 else ()
         return Frame(
             step=step,
             total=len(self.records),
             round=rnd.number if rnd is not None else 0,
             event=event,
             rows=rows,
-            revealed=tuple(rnd.revealed) if rnd is not None else (),
+            revealed=self._revealed(rnd.revealed if rnd is not None else (), log),
             pack_left=(rnd.bottom - rnd.top + 1) if rnd is not None else 40,
             discard=len(rnd.discard) if rnd is not None else 0,
-            log=tuple(range(start, step + 1)) if step > 0 else (),
+            log=log,
         )
+
+    def _revealed(
+        self, during_play: Sequence[tuple[int, str]], log: Sequence[int]
+    ) -> tuple[tuple[int, str], ...]:
+        """The cards shown this round so far: the specials shown in play, and once the round is
+        scored every live card (scoring shows them all)."""
+        for version in reversed(log):
+            event = self.events[version - 1]
+            if isinstance(event, RoundScored):
+                return tuple(zip(event.live, event.cards, strict=False))
+        return tuple(during_play)

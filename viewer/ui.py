@@ -7,19 +7,41 @@ from typing import cast
 
 import streamlit as st
 
-from viewer.i18n import LANGS, Lang, tr
+from viewer.i18n import LANGS, Lang, tr, trn
 
 DEFAULT_API_URL = "http://127.0.0.1:8000"
+LANG_KEY = "lang"  # the chosen language: plain session state, which every page keeps
+LANG_WIDGET = "lang_select"  # the sidebar's selector, whose own state Streamlit may drop
 
 
 def lang() -> Lang:
-    chosen = st.session_state.get("lang", "en")
+    chosen = st.session_state.get(LANG_KEY, "en")
     return cast(Lang, chosen) if chosen in LANGS else "en"
+
+
+def _language_chosen() -> None:
+    st.session_state[LANG_KEY] = st.session_state[LANG_WIDGET]
+
+
+def language_selector() -> None:
+    """The one language setting, in the sidebar of every page.
+
+    Streamlit forgets a widget's state when a run does not draw it (a page switch can), so the
+    choice lives under its own key and the selector is set from it on every run.
+    """
+    st.session_state[LANG_WIDGET] = lang()
+    st.selectbox(T("side.language"), list(LANGS), format_func=LANGS.__getitem__,
+                 key=LANG_WIDGET, on_change=_language_chosen)  # fmt: skip
 
 
 def T(key: str, **values: object) -> str:  # noqa: N802 - reads like gettext's _()
     """``key`` in the language chosen in the sidebar."""
     return tr(lang(), key, **values)
+
+
+def N(key: str, n: int, **values: object) -> str:  # noqa: N802 - reads like gettext's ngettext
+    """The plural entry ``key`` for the count ``n``, in the chosen language."""
+    return trn(lang(), key, n, **values)
 
 
 def default_api_url() -> str:

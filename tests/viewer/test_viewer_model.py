@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import string
 from pathlib import Path
 
 import pytest
@@ -18,27 +17,12 @@ from domain.events import (
     RoundScored,
 )
 from viewer.captions import caption, card_name
-from viewer.i18n import LANGS, TEXT, tr
+from viewer.i18n import LANGS, tr
 from viewer.replay_model import Replay
 from viewer.simulate import bot_match
 from viewer.stats import lives_curve, tallies
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
-
-
-def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
-
-@pytest.mark.parametrize("key", sorted(TEXT))
-def test_every_label_exists_in_four_languages_with_the_same_placeholders(key: str) -> None:
-    texts = TEXT[key]
-    assert len(texts) == 4 and all(t.strip() for t in texts)
-    assert len({frozenset(_fields(t)) for t in texts}) == 1, texts
-
-
-def test_an_unknown_key_reads_as_itself() -> None:
-    assert tr("fr", "no.such.key") == "no.such.key"
 
 
 def test_every_event_of_many_matches_has_a_caption_in_every_language() -> None:

@@ -8,20 +8,23 @@ from domain.audit import CheckResult, record_json
 from viewer import session
 from viewer.loader import match_panel
 from viewer.session import OpenMatch
-from viewer.ui import T
+from viewer.ui import N, T
 
 
 def _check(match: OpenMatch, check: CheckResult) -> None:
     title = T(f"check.{check.name}")
     why = T(f"why.{check.name}")
     if check.ok:
-        st.success(f"**{title}** — {T('audit.pass', checked=check.checked)}  \n{why}", icon="✅")
+        st.success(
+            f"**{title}** — {T('audit.pass', checked=check.checked)}  \n{why}",
+            icon=":material/check_circle:",
+        )
         return
     version = check.version or 0
     full = match.replay.full  # an unfinished log keeps its hidden cards hidden, details too
     detail = check.detail if full else T("audit.hidden")
     st.error(f"**{title}** — {T('audit.fail', version=version)}  \n{detail}  \n_{why}_",
-             icon="❌")  # fmt: skip
+             icon=":material/cancel:")  # fmt: skip
     left, right = st.columns([1, 2])
     if 0 < version <= match.replay.last_step and left.button(
         T("audit.show", version=version), key=f"show_{check.name}"
@@ -40,9 +43,10 @@ def page() -> None:
         return
     report = match.report
     if report.ok:
-        st.success(T("audit.ok"), icon="🛡️")
+        st.success(T("audit.ok"), icon=":material/verified_user:")
     else:
-        st.error(T("audit.failed", n=len(report.failures), total=len(report.checks)), icon="🚨")
+        st.error(N("audit.failed", len(report.failures), total=len(report.checks)),
+                 icon=":material/error:")  # fmt: skip
     for check in report.checks:
         _check(match, check)
 

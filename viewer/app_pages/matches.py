@@ -8,9 +8,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from viewer.api_client import ApiError, ApiUnavailable, Client
-from viewer.loader import open_from_api
-from viewer.ui import T, api_url
+from viewer import remote
+from viewer.loader import open_from_api, show_message
+from viewer.ui import N, T, api_url
 
 IN_PROGRESS = ("new", "between_rounds", "in_round")
 
@@ -76,29 +76,31 @@ def _opener(matches: list[dict[str, Any]]) -> None:
         return
     labels = {
         str(m["match_id"]): f"{str(m['match_id'])[:8]} · {', '.join(_names(m))} · "
-        f"🏆 {_winner(m)} · {m.get('rounds', 0)} {T('col.rounds').lower()}"
+        f"{T('col.winner')}: {_winner(m)} · {N('count.rounds', int(m.get('rounds', 0)))}"
         for m in finished
     }
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     chosen = left.selectbox(T("matches.pick"), list(labels), format_func=labels.__getitem__,
                             key="pick_match")  # fmt: skip
     clicked = right.button(T("matches.open"), key="open_selected", type="primary")
-    if clicked and chosen and open_from_api(str(chosen)):
-        st.switch_page("app_pages/replay.py", query_params={"match": str(chosen)})
+    if clicked and chosen:
+        if open_from_api(str(chosen)):
+            st.switch_page("app_pages/replay.py", query_params={"match": str(chosen)})
+        show_message()
 
 
 def page() -> None:
     status, name, rounds = _filters()
     try:
-        found = Client(api_url()).list_matches(status="over" if status == "over" else None)
-    except ApiUnavailable as error:
+        found: list[Any] = remote.finished_or_all(api_url(), finished_only=status == "over")
+    except remote.ApiUnavailable as error:
         st.warning(T("api.down", url=api_url(), error=error))
         return
-    except ApiError as error:
+    except remote.ApiError as error:
         st.error(T("api.error", error=error))
         return
     matches = [m for m in found if _keep(m, status, name, rounds)]
-    st.caption(T("matches.count", shown=len(matches), total=len(found)) + " · "
+    st.caption(N("matches.count", len(found), shown=len(matches)) + " · "
                + T("matches.ongoing"))  # fmt: skip
     if not matches:
         st.info(T("matches.none"))

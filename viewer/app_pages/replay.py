@@ -51,12 +51,13 @@ def _board(match: OpenMatch) -> None:
     _controls(match)
     frame = match.replay.frame(session.step())
     here = lang()
-    board.current_event(frame, match.replay, here)
-    board.table(frame, match.replay.states[-1].starting_lives or 3, here)
-    left, right = st.columns([2, 3])
-    with left:
+    start_lives = match.replay.states[-1].starting_lives or 3
+    table, side = st.columns([3, 2])
+    with table:
+        board.draw(board.frame_drawing(frame, start_lives, here))
+    with side:
+        board.current_event(frame, match.replay, here)
         board.revealed(frame, match.replay, here)
-    with right:
         board.running_log(frame, match.replay, here)
 
 

@@ -1,4 +1,4 @@
-"""Rules: the project's own rules text in English, French, Portuguese and Thai."""
+"""Rules: the project's own rules text, in the language chosen in the sidebar."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from viewer.i18n import LANGS
-from viewer.ui import T, lang
+from viewer.ui import lang
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
@@ -17,10 +16,8 @@ def rules_text(code: str) -> str:
 
 
 def page() -> None:
-    codes = list(LANGS)
-    chosen = st.segmented_control(T("rules.read_in"), codes, format_func=LANGS.__getitem__,
-                                  default=lang(), key="rules_lang")  # fmt: skip
-    st.markdown(rules_text(str(chosen or lang())))
+    # one language setting for every page: the sidebar's (a second switch here disagreed with it)
+    st.markdown(rules_text(lang()))
 
 
 page()

@@ -1,0 +1,80 @@
+"""The coach: for each answer open to a seat, the chance that the seat loses a life this round.
+
+It is the expert bot's own search (``domain.bots.expert``): rebuild full packs that agree with
+everything the seat has seen (and only that), weigh each by how well it explains the other
+seats' earlier choices, apply each answer and play the round out with every later decision
+taken by the ``basic`` model. Where the expert scores a rollout by its standing in the match,
+the coach counts whether the seat lost a life in it, a figure a new player can read.
+
+Pure domain, run in the viewer's process: it reads only the seat's ``MatchView``, which is
+what the API gave that seat, so it can know nothing the player could not.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import cast
+
+from domain import MatchState, MatchView, apply, pending
+from domain.bots.basic import basic_decision
+from domain.bots.expert import account, likelihood, rebuild, sample_packs, template_state
+from domain.commands import Choice, Choose
+from domain.events import Event, LifeLost
+
+SAMPLES = 120  # deals per estimate: about ±4 points at a 50% risk, fast enough for a click
+COACHED = ("turn", "dealer_turn", "inn_choice", "inn_response")
+
+
+@dataclass(frozen=True)
+class Advice:
+    risks: dict[str, float]  # choice -> chance of losing a life this round, 0..1
+    samples: int
+
+
+def _loses(events: tuple[Event, ...] | list[Event], seat: int) -> bool:
+    return any(isinstance(e, LifeLost) and e.seat == seat for e in events)
+
+
+def _play_out(state: MatchState, seat: int, rng: random.Random) -> bool:
+    """Finish the round with every seat following ``basic``; whether ``seat`` lost a life."""
+    lost = False
+    while state.status == "in_round":
+        decision = pending(state)
+        rnd = state.round
+        assert decision is not None and decision.seat is not None and rnd is not None
+        card = rnd.hands[decision.seat]
+        assert card is not None
+        live = sum(1 for p in rnd.participants if state.lives[p] > 0)
+        choice = basic_decision(decision.kind, card, state.lives[decision.seat], live, rng)
+        state, events = apply(state, Choose(decision.seat, cast(Choice, choice)))
+        lost = lost or _loses(events, seat)
+    return lost
+
+
+def advise(view: MatchView, samples: int = SAMPLES, seed: int = 0) -> Advice | None:
+    """The risk of each choice now open to ``view.viewer``; None when it has nothing to decide
+    (or the decision starts a round, where no card is known yet)."""
+    decision = view.pending
+    me = view.viewer
+    if decision is None or me is None or decision.seat != me or decision.kind not in COACHED:
+        return None
+    if view.hand is None:
+        return None
+    acc = account(view)
+    template = template_state(view, acc)
+    rng = random.Random(seed)
+    packs = sample_packs(acc, len(view.participants), rng)
+    lost = dict.fromkeys(decision.choices, 0.0)
+    total = 0.0
+    for _ in range(samples):
+        pack = next(packs)
+        weight = likelihood(acc, pack)
+        state = rebuild(template, acc, pack)
+        rollout_seed = rng.random()  # the same later play for every answer: a fair comparison
+        total += weight
+        for choice in decision.choices:
+            after, events = apply(state, Choose(me, cast(Choice, choice)))
+            if _loses(events, me) or _play_out(after, me, random.Random(rollout_seed)):
+                lost[choice] += weight
+    return Advice({c: lost[c] / total for c in decision.choices}, samples)

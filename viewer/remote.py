@@ -1,0 +1,58 @@
+"""The viewer's way to the API: the project's one client, ``api/client.py``, over HTTP.
+
+The viewer is a client like any other. This module only builds that client with the viewer's
+patience (a page waits for a person: one quick retry, not six) and turns "nobody answers"
+(httpx's transport errors) into one exception the pages report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from itertools import islice
+from typing import TypeVar
+
+import httpx
+
+from api.client import ApiError, Client, MatchSummary, RetryPolicy
+
+__all__ = ["ApiError", "ApiUnavailable", "connect", "export", "finished_or_all"]
+
+PATIENCE = RetryPolicy(attempts=2, backoff=0.1, max_backoff=0.5)
+LISTED = 500  # at most this many matches on the Matches page (newest first)
+T = TypeVar("T")
+
+
+class ApiUnavailable(Exception):
+    """Nobody answers at the API's address."""
+
+
+@contextmanager
+def _reaching(url: str) -> Iterator[None]:
+    try:
+        yield
+    except httpx.TransportError as error:
+        raise ApiUnavailable(str(error) or type(error).__name__) from error
+
+
+def connect(url: str, token: str | None = None) -> Client:
+    return Client(url, token, retry=PATIENCE, timeout=15.0)
+
+
+def call(url: str, token: str | None, work: Callable[[Client], T]) -> T:
+    """``work(client)``; raises ``ApiError`` (the API said no) or ``ApiUnavailable``."""
+    with _reaching(url), connect(url, token) as client:
+        return work(client)
+
+
+def finished_or_all(url: str, finished_only: bool) -> list[MatchSummary]:
+    def newest(client: Client) -> list[MatchSummary]:
+        found = client.iter_matches(status="over" if finished_only else None)
+        return list(islice(found, LISTED))
+
+    return call(url, None, newest)
+
+
+def export(url: str, match_id: str) -> str:
+    """The complete NDJSON log of a finished match (the API refuses unfinished ones: 409)."""
+    return call(url, None, lambda client: client.export(match_id))
