@@ -18,6 +18,7 @@ from domain.events import (
     MatchCreated,
     RoundEnded,
     RoundStarted,
+    SeatEliminated,
 )
 
 REASONS = ("hunter", "cat", "scoring", "inn_pledge")
@@ -28,24 +29,35 @@ TALLIES = ("requests", "swaps", "refused", "keeps", "dealt")
 class LivesCurve:
     rounds: list[int]  # 0 (the start), then every finished round
     lives: list[list[int]]  # lives[i][seat] after rounds[i]
+    resets: list[int]  # rounds that ended with every seat at zero, all lives given back
+    eliminated: list[tuple[int, int]]  # (seat, round) a seat ran out of lives (none reset)
 
 
 def lives_curve(events: Sequence[Event]) -> LivesCurve:
     lives: list[int] = []
     rounds: list[int] = []
     table: list[list[int]] = []
+    resets: list[int] = []
+    out: list[tuple[int, int]] = []
+    current = 0
     for event in events:
         if isinstance(event, MatchCreated):
             lives = [event.starting_lives] * len(event.seats)
             rounds, table = [0], [list(lives)]
+        elif isinstance(event, RoundStarted):
+            current = event.round
         elif isinstance(event, LifeLost):
             lives[event.seat] = event.lives_after
+        elif isinstance(event, SeatEliminated):
+            out.append((event.seat, current))
         elif isinstance(event, LivesReset):
             lives = [event.lives] * len(lives)
+            resets.append(current)
+            out = [(seat, rnd) for seat, rnd in out if rnd != current]  # everyone came back
         elif isinstance(event, RoundEnded):
             rounds.append(event.round)
             table.append(list(lives))
-    return LivesCurve(rounds, table)
+    return LivesCurve(rounds, table, resets, out)
 
 
 def tallies(events: Sequence[Event], seats: int) -> list[Counter[str]]:

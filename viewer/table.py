@@ -218,7 +218,8 @@ def _arrow(arrow: Arrow, count: int, index: int) -> str:
         f'<g class="arrow" data-arrow="{arrow.kind}" data-from="{arrow.source}" '
         f'data-to="{arrow.target}">'
         f'<path d="M{sx:.1f},{sy:.1f} Q{mx:.1f},{my:.1f} {ex:.1f},{ey:.1f}" fill="none" '
-        f'stroke="{colour}" stroke-width="5"{dashes}{both} marker-end="url(#cuccu-head-{arrow.kind})"/>'
+        f'stroke="{colour}" stroke-width="5"{dashes}{both} '
+        f'marker-end="url(#cuccu-head-{arrow.kind})"/>'
         f'<rect x="{mx - label_w / 2:.1f}" y="{my - 16:.1f}" width="{label_w:.1f}" height="28" '
         f'rx="6" fill="#ffffff" stroke="{colour}" stroke-width="2"/>'
         + _text(mx, my + 5, arrow.label, 18, fill="#111111", weight=700)

@@ -14,7 +14,7 @@ import streamlit as st
 from domain import MatchView
 from domain.events import ExchangeRequested, InnChoiceMade, Retargeted
 from viewer import board, remote
-from viewer.captions import caption, card_name, seat_names
+from viewer.captions import caption, card_chip, card_name, seat_names
 from viewer.coach import Advice, advise
 from viewer.game import Game, act, follow, start
 from viewer.loader import open_from_api, show_message
@@ -178,7 +178,7 @@ def _log(game: Game, names: list[str]) -> None:
     recent = list(reversed(game.seen[-40:]))
     st.dataframe(pd.DataFrame({"#": [e.version for e in recent],
                                T("col.what"): [caption(e.event, names, here) for e in recent]}),
-                 hide_index=True, height=260)  # fmt: skip
+                 hide_index=True, height=min(38 + 35 * len(recent), 300))  # fmt: skip
 
 
 def page() -> None:
@@ -201,7 +201,7 @@ def page() -> None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
     with side:
         st.markdown(T("play.you_are", name=names[game.seat], seat=game.seat))
-        card = card_name(view.hand, here) if view.hand else "—"
+        card = card_chip(view.hand, here) if view.hand else "—"
         st.markdown(f"### {T('play.your_card')}: {card}")
         _decision(game, names)
     _how_to_play(expanded=False)
