@@ -32,9 +32,9 @@ def upload(at: AppTest, text: str, name: str = "match.ndjson") -> AppTest:
 
 
 def seat_cards(at: AppTest) -> list[str]:
-    """The card shown on each seat of the replay table (one HTML block)."""
+    """The card drawn on each seat of the replay table (one SVG): its corner, or "face-down"."""
     table = next(str(m.value) for m in at.markdown if 'class="cuccu-table"' in str(m.value))
-    return re.findall(r'<div class="card">(.*?)</div>', table)
+    return re.findall(r'<g class="card [^"]*" data-card="([^"]*)"', table)
 
 
 def texts(at: AppTest) -> str:
@@ -66,8 +66,8 @@ def test_replay_steps_through_an_uploaded_export(export_text: str) -> None:
     body = texts(at)
     assert f"Event 3 of {total} · round 1" in body
     assert "is dealt" in at.info[0].value  # the plain-language caption of event 3
-    assert 'data-involved="1"' in body  # the seat the event is about is highlighted
-    assert "dealer" in body
+    assert 'data-highlight="1"' in body  # the seat the event is about is highlighted
+    assert "DEALER" in body
 
     at.button(key="prev").click().run()
     assert at.session_state["step"] == 2
@@ -80,7 +80,7 @@ def test_replay_steps_through_an_uploaded_export(export_text: str) -> None:
     at.button(key="last").click().run()
     assert at.session_state["step"] == total
     assert "wins the match" in at.info[0].value
-    assert "🏆" in texts(at)
+    assert "WINNER" in texts(at)  # a marker in words on the winner's seat
     at.button(key="first").click().run()
     assert at.session_state["step"] == 0 < step
 
@@ -89,7 +89,7 @@ def test_replay_shows_every_card_of_a_finished_match(export_text: str) -> None:
     at = upload(open_page("replay"), export_text)
     at.button(key="last").click().run()
     shown = seat_cards(at)
-    assert len(shown) == 4 and "🂠" not in shown  # nothing is face down once it is over
+    assert len(shown) == 4 and "face-down" not in shown  # nothing is face down once it is over
 
 
 def test_autoplay_moves_forward_by_itself(export_text: str) -> None:
@@ -114,7 +114,7 @@ def test_an_unfinished_log_is_shown_without_hidden_cards(export_text: str) -> No
     at.button(key="last").click().run()
     body = texts(at)
     assert "a face-down card" in body  # deals of the open round are not shown
-    assert "🂠" in seat_cards(at)
+    assert "face-down" in seat_cards(at)
 
 
 def test_an_unreadable_file_is_reported() -> None:
@@ -184,18 +184,19 @@ def test_rules_in_each_language(lang: str, heading: str, cuckoo: str) -> None:
     assert cuckoo in rules and "14½" in rules
 
 
-def test_the_rules_can_be_read_in_another_language() -> None:
+def test_the_sidebar_language_drives_the_rules_text() -> None:
     at = open_page("rules")
-    at.get("button_group")[0].set_value("pt").run()
+    at.selectbox(key="lang_select").set_value("pt").run()
     assert "como jogar" in at.markdown[0].value
+    assert not at.get("button_group")  # no second language switch on the page
 
 
 @pytest.mark.parametrize("lang", list(LANGS))
 def test_labels_follow_the_language_selector(lang: str, export_text: str) -> None:
     at = upload(open_page("replay", lang=lang), export_text)
-    expected = {"en": "Next ▶", "fr": "Suivant ▶", "pt": "Próximo ▶", "th": "ถัดไป ▶"}[lang]
+    expected = {"en": "Next ›", "fr": "Suivant ›", "pt": "Próximo ›", "th": "ถัดไป ›"}[lang]
     assert at.button(key="next").label == expected
-    assert at.selectbox(key="lang").value == lang
+    assert at.selectbox(key="lang_select").value == lang
 
 
 # --- Matches (API) ---------------------------------------------------------------------------
@@ -221,7 +222,7 @@ def test_matches_lists_filters_and_opens_a_match(api: Api) -> None:
     at.selectbox(key="pick_match").set_value(second).run()
     at.button(key="open_selected").click().run()
     assert not at.exception
-    assert f"Open: {second[:8]}" in texts(at) and "Next ▶" in [b.label for b in at.button]
+    assert f"Open: {second[:8]}" in texts(at) and "Next ›" in [b.label for b in at.button]
     assert at.session_state["step"] == 0
 
 
@@ -241,7 +242,7 @@ def test_an_ongoing_match_does_not_open_in_replay(api: Api) -> None:
     ]
     created = httpx.post(f"{api.base}/matches", json={"seats": seats}, timeout=30).json()
     at = open_page("replay", api_url=api.base)
-    at.text_input(key="load_id").input(created["match_id"]).run()
+    at.text_input(key="load_id").input(created["match_id"])  # typed, sent with the click
     at.button(key="load_api").click().run()
     assert "refused" in at.error[0].value and "409" in at.error[0].value
     assert "No match is open" in at.info[0].value
@@ -274,7 +275,7 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
     assert game.view.status == "over"
     assert "The match is over" in at.success[0].value
     at.button(key="play_replay").click().run()
-    assert "Next ▶" in [b.label for b in at.button]
+    assert "Next ›" in [b.label for b in at.button]
     assert at.session_state["cuccu_open_match"].report.ok  # the audit passes on it
 
 

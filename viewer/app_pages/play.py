@@ -115,7 +115,7 @@ def label_and_meaning(view: MatchView, choice: str, names: list[str]) -> tuple[s
 
     if kind == "dealer_turn":
         key = "dealer_exchange" if choice == "exchange" else "dealer_keep"
-        label = T("choice.dealer_exchange" if choice == "exchange" else "choice.keep")
+        label = T("choice.dealer_exchange") if choice == "exchange" else T("choice.keep")
         return label, T(f"explain.{key}", card=mine)
     if choice == "exchange":
         target = name(next_without_card(view))
