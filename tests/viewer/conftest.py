@@ -1,4 +1,4 @@
-"""Fixtures for the viewer tests: exports of bot matches, a real API in a subprocess."""
+"""Fixtures for the viewer tests: exports of bot matches, a real API, a real browser."""
 
 from __future__ import annotations
 
@@ -6,12 +6,17 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from domain.audit import chain, to_ndjson
+from tests.viewer.browser import ARGS, CHROMIUM, TIMEOUT_MS, cuccu_run, need_browser
 from tests.viewer.support import ROOT, Api, free_port, stop, wait_http
 from viewer.simulate import bot_match
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +35,39 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         yield Api(f"http://127.0.0.1:{port}")
     finally:
         stop(proc)
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Api, str]]:
+    """`cuccu run`, API and viewer, shared by one module's browser tests."""
+    need_browser()
+    with cuccu_run(tmp_path_factory.mktemp("service") / "cuccu.db") as found:
+        yield found
+
+
+@pytest.fixture(scope="module")
+def browser(service: tuple[Api, str]) -> Iterator[Any]:
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT_MS)  # 2 shared cores: a page may take more than 5 s
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Page]:
+    """A fresh browser page, so a fresh Streamlit session, on a desktop-sized window."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1300})
+    found = context.new_page()
+    found.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield found
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")
