@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -167,6 +168,26 @@ def test_charts_draw_lives_and_tallies(export_text: str) -> None:
     table = at.dataframe[0].value
     assert list(table["Name"]) == ["Bot 0", "Bot 1", "Bot 2", "Bot 3"]
     assert table["lowest card"].sum() > 0
+
+
+def test_charts_are_readable_without_colour_vision() -> None:
+    at = open_page("charts")
+    at.button(key="load_sample").click().run()  # seed 1: a lives reset and eliminations
+    charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    lives, *bars = (json.loads(c.proto.spec) for c in charts)
+    layers = lives["layer"]
+    line = next(layer for layer in layers if layer["mark"]["type"] == "line")
+    assert {"color", "strokeDash"} <= set(line["encoding"])  # each seat: a colour and a dash
+    points = next(layer for layer in layers if layer["mark"]["type"] == "point")
+    assert "shape" in points["encoding"]
+    colours = line["encoding"]["color"]["scale"]["range"]
+    assert len(set(colours)) == 4 and "#0072B2" in colours  # Okabe-Ito, not two blues
+    assert any(layer["mark"]["type"] == "rule" for layer in layers)  # the reset
+    assert any(layer["mark"].get("shape") == "cross" for layer in layers)  # eliminations
+    for chart in bars:  # side by side with their counts written, never stacked
+        bar = chart["layer"][0]
+        assert bar["encoding"]["y"]["stack"] is None and "xOffset" in bar["encoding"]
+        assert chart["layer"][1]["mark"]["type"] == "text"
 
 
 # --- Rules and languages ---------------------------------------------------------------------
