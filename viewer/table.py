@@ -115,7 +115,7 @@ def _card(face: CardFace, x: float, y: float, w: float, h: float) -> str:
             f'<g class="card face-down" data-card="face-down"><rect x="{left:.1f}" y="{top:.1f}" '
             f'width="{w:.1f}" height="{h:.1f}" rx="7" fill="url(#cuccu-back)" stroke="#12304f" '
             f'stroke-width="2"/>'
-            + _text(x, y + h * 0.05, face.name, h * 0.14, fill="#ffffff", weight=600)
+            + _text(x, y + h * 0.05, face.name, h * 0.12, fill="#ffffff", weight=600)
             + "</g>"
         )
     return (
@@ -144,7 +144,7 @@ def _heart(x: float, y: float, size: float, full: bool) -> str:
 
 def _counter(seat: SeatDrawing, x: float, y: float, k: float) -> str:
     """The counter as pictures (one heart per life, hollow when lost) and always in words."""
-    parts = [_text(x, y + 30 * k, seat.counter_text, 17 * k, weight=600, cls="counter")]
+    parts = [_text(x, y + 31 * k, seat.counter_text, 19 * k, weight=600, cls="counter")]
     if 0 < seat.counter_max <= 10:
         size = 16 * k
         start = x - (seat.counter_max - 1) * size * 0.65
@@ -173,6 +173,8 @@ def _seat(seat: SeatDrawing, count: int) -> str:
         f'rx="12" fill="#f7f5ef" stroke="{colour}" stroke-width="{width}"{dash}/>'
     )
     markers = " · ".join(seat.markers)
+    # the markers' line shrinks to fit its box (a bold capital is about 0.68 em wide)
+    marker_size = min(15 * k, (box_w - 10) / (0.68 * max(len(markers), 1)))
     opacity = ' opacity="0.5"' if seat.faded else ""
     note = ""
     if seat.note:
@@ -186,9 +188,9 @@ def _seat(seat: SeatDrawing, count: int) -> str:
         f'<g class="seat" data-seat="{seat.seat}" data-highlight="{int(seat.highlight)}" '
         f'data-deciding="{int(seat.deciding)}" data-counter="{seat.counter}"{opacity}>'
         + frame
-        + _text(x, top + 20 * k, markers.upper(), 14 * k, weight=700, cls="markers")
+        + _text(x, top + 20 * k, markers.upper(), marker_size, weight=700, cls="markers")
         + _card(seat.card, x, top + 30 * k + h / 2, w, h)
-        + _text(x, top + 56 * k + h, seat.name, 20 * k, weight=700, cls="name")
+        + _text(x, top + 57 * k + h, seat.name, 22 * k, weight=700, cls="name")
         + _counter(seat, x, top + 74 * k + h, k)
         + note
         + "</g>"

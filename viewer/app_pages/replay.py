@@ -27,22 +27,23 @@ def _from_round() -> None:
 def _controls(match: OpenMatch) -> None:
     replay, now = match.replay, session.step()
     last = replay.last_step
-    buttons = st.columns([1, 1, 1, 1, 3, 2], vertical_alignment="bottom")
-    buttons[0].button(T("replay.first"), on_click=_go, args=(0,), disabled=now == 0,
-                      key="first")  # fmt: skip
-    buttons[1].button(T("replay.prev"), on_click=_go, args=(now - 1,), disabled=now == 0,
-                      key="prev")  # fmt: skip
-    buttons[2].button(T("replay.next"), on_click=_go, args=(now + 1,), disabled=now >= last,
-                      key="next", type="primary")  # fmt: skip
-    buttons[3].button(T("replay.last"), on_click=_go, args=(last,), disabled=now >= last,
-                      key="last")  # fmt: skip
+    # one row of buttons, on a phone too (columns would stack them one per line)
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        st.button(T("replay.first"), on_click=_go, args=(0,), disabled=now == 0, key="first")
+        st.button(T("replay.prev"), on_click=_go, args=(now - 1,), disabled=now == 0,
+                  key="prev")  # fmt: skip
+        st.button(T("replay.next"), on_click=_go, args=(now + 1,), disabled=now >= last,
+                  key="next", type="primary")  # fmt: skip
+        st.button(T("replay.last"), on_click=_go, args=(last,), disabled=now >= last,
+                  key="last")  # fmt: skip
+    pick, slide = st.columns([1, 3], vertical_alignment="bottom")
     rounds = sorted(replay.round_start)
     if rounds:
         st.session_state["round_pick"] = max(1, min(replay.round_at(now), rounds[-1]))
-        buttons[4].selectbox(T("replay.round"), rounds, key="round_pick", on_change=_from_round)
+        pick.selectbox(T("replay.round"), rounds, key="round_pick", on_change=_from_round)
     st.session_state["slider"] = now
     if last > 0:
-        st.slider(T("replay.step"), 0, last, key="slider", on_change=_from_slider)
+        slide.slider(T("replay.step"), 0, last, key="slider", on_change=_from_slider)
 
 
 def _board(match: OpenMatch) -> None:

@@ -1,0 +1,81 @@
+"""The README's screenshots of Play and Replay, desktop and a 390 px phone, from a live viewer.
+
+    .venv/bin/python -m tests.viewer.screenshots docs/img
+
+Starts `cuccu run` on free ports with a fresh SQLite file, plays in Debian's Chromium and
+writes play-desktop.png, play-phone.png, replay-desktop.png and replay-phone.png.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.viewer.browser import ARGS, CHROMIUM, TIMEOUT_MS, cuccu_run, settle
+
+# name -> (viewport, device pixel ratio); the phone is tall so that one picture holds the page
+VIEWPORTS = {
+    "desktop": ({"width": 1400, "height": 1150}, 1),
+    "phone": ({"width": 390, "height": 2000}, 2),
+}
+REPLAY_SEED = 21
+
+
+def _replay_step(api: str, match_id: str) -> int:
+    """The first step of the match with an action worth showing (an arrow between seats)."""
+    lines = httpx.get(f"{api}/matches/{match_id}/export", timeout=30).text.splitlines()
+    for kind in ("exchange_refused", "pledge_made", "cards_exchanged"):
+        for step, line in enumerate(lines, 1):
+            if f'"type":"{kind}"' in line:
+                return step
+    return 1
+
+
+def _replay(page: Page, viewer: str, match_id: str, step: int) -> None:
+    page.goto(f"{viewer}/replay?match={match_id}")
+    expect(page.get_by_role("button", name="Next ›")).to_be_visible()
+    settle(page)
+    for at in range(1, step + 1):
+        page.get_by_role("button", name="Next ›").click()
+        expect(page.get_by_text(f"Event {at} of")).to_be_visible()
+    settle(page)
+
+
+def _play(page: Page, viewer: str) -> None:
+    page.goto(f"{viewer}/play")
+    page.get_by_role("button", name="Start a match").click()
+    expect(page.get_by_text("Your decision")).to_be_visible()
+    settle(page)
+    page.get_by_text("Coach: show the expert's estimate for each choice").click()
+    expect(page.get_by_text("chance of losing a life").first).to_be_visible()
+    settle(page)
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, cuccu_run(Path(tmp) / "cuccu.db") as (api, viewer):
+        match_id = api.bot_match(REPLAY_SEED, ("Ann", "Bob", "Cy", "Di"))
+        step = _replay_step(api.base, match_id)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            expect.set_options(timeout=TIMEOUT_MS)
+            for name, (viewport, scale) in VIEWPORTS.items():
+                context = browser.new_context(viewport=viewport, device_scale_factor=scale)
+                page = context.new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                _replay(page, viewer, match_id, step)
+                page.screenshot(path=out / f"replay-{name}.png")
+                _play(page, viewer)
+                page.screenshot(path=out / f"play-{name}.png")
+                context.close()
+            browser.close()
+    for found in sorted(out.glob("*.png")):
+        print(found, found.stat().st_size)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img"))
