@@ -66,8 +66,8 @@ def action(event: Event | None, lang: Lang) -> tuple[tuple[Arrow, ...], dict[int
             return (Arrow(innkeeper, requester, "pledge", say("act.pledge")),), {}
         case HorseSkipped(seat=seat):
             return (), {seat: say("act.horse")}
-        case LifeLost(seat=seat):
-            return (), {seat: say("act.life")}
+        case LifeLost(seat=seat, reason=reason):  # why, in words: the hunter, the cat...
+            return (), {seat: f"{say('act.life')}: {say(f'reason.{reason}')}"}
         case CardRevealed(seat=seat):
             return (), {seat: say("act.shows")}
         case Kept(seat=seat) | DealerKept(seat=seat):
@@ -169,7 +169,7 @@ def current_event(frame: Frame, replay: Replay, lang: Lang) -> None:
 
 def revealed(frame: Frame, replay: Replay, lang: Lang) -> None:
     names = replay.names
-    shown = [f"{card_chip(card, lang)} ({names[seat]})" for seat, card in frame.revealed]
+    shown = [f"{names[seat]}: {card_chip(card, lang)}" for seat, card in frame.revealed]
     st.markdown(f"**{T('replay.revealed')}:** " + (" · ".join(shown) or T("replay.nothing")))
     st.caption(T("replay.pack", left=N("count.cards", frame.pack_left), discard=frame.discard))
 

@@ -178,10 +178,14 @@ def _seat(seat: SeatDrawing, count: int) -> str:
     opacity = ' opacity="0.5"' if seat.faded else ""
     note = ""
     if seat.note:
+        # as wide as its words, up to a little wider than the seat; the words shrink past that
+        widest = box_w + 20 * k
+        size = min(16 * k, (widest - 12 * k) / (0.62 * len(seat.note)))
+        width = min(widest, 0.62 * size * len(seat.note) + 16 * k)
         note = (
-            f'<g class="note"><rect x="{x - 74 * k:.1f}" y="{top + 30 * k:.1f}" '
-            f'width="{148 * k:.1f}" height="{28 * k:.1f}" rx="6" fill="#7a1d12" stroke="#ffffff"/>'
-            + _text(x, top + 50 * k, seat.note, 16 * k, fill="#ffffff", weight=700)
+            f'<g class="note"><rect x="{x - width / 2:.1f}" y="{top + 30 * k:.1f}" '
+            f'width="{width:.1f}" height="{28 * k:.1f}" rx="6" fill="#7a1d12" stroke="#ffffff"/>'
+            + _text(x, top + 49 * k, seat.note, size, fill="#ffffff", weight=700)
             + "</g>"
         )
     return (

@@ -141,6 +141,8 @@ def test_play_explains_each_choice_and_the_coach_gives_its_odds(
     settle(page)
     main = page.locator('[data-testid="stMain"]')
     choices = main.locator('[class*="st-key-do_"] button')  # one button per choice open now
+    expect(choices.nth(1)).to_be_visible()  # every decision offers two choices at least
+    settle(page)
     count = choices.count()
     assert count >= 2
     text = main_text(page)
@@ -155,6 +157,7 @@ def test_play_explains_each_choice_and_the_coach_gives_its_odds(
     # neutral styling: no choice is the highlighted one
     assert main.locator('[data-testid="stBaseButton-primary"]').count() == 0
     page.get_by_text("Coach: show the expert's estimate for each choice").click()
+    expect(main.get_by_text(re.compile(r"Coach: \d+% chance"))).to_have_count(count)
     settle(page)
     risks = re.findall(r"Coach: (\d+)% chance of losing a life this round", main_text(page))
     assert len(risks) == count and all(0 <= int(r) <= 100 for r in risks)
@@ -218,7 +221,7 @@ def test_replay_labels_the_setup_the_scoring_and_the_rounds(
     body = main_text(page)
     revealed = re.search(r"Revealed this round: (.*)", body)
     assert revealed is not None and "nothing yet" not in revealed.group(1)
-    assert "(Ann)" in revealed.group(1) or "(Bob)" in revealed.group(1)
+    assert "Ann: " in revealed.group(1) or "Bob: " in revealed.group(1)
 
     # a log that stops in round 1 says "1 round", not "0 rounds"
     lines = to_ndjson(chain(bot_match(5))).splitlines()

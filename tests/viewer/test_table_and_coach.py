@@ -101,7 +101,7 @@ def test_each_step_of_a_replay_draws_its_action() -> None:
         kinds |= {a.kind for a in arrows}
         notes |= set(on_seats.values())
     assert {"ask", "swap", "refused", "pack"} <= kinds
-    assert {"−1 life", "keeps", "shows"} <= notes
+    assert {"−1 life: lowest card", "keeps", "shows"} <= notes
 
 
 def test_the_scoring_step_reveals_every_live_card() -> None:
