@@ -11,7 +11,7 @@ if str(ROOT) not in sys.path:  # `streamlit run` puts only viewer/ on the path
 
 import streamlit as st  # noqa: E402
 
-from viewer.ui import T, default_api_url, language_selector  # noqa: E402
+from viewer.ui import T, api_selector, language_selector  # noqa: E402
 
 PAGES = (
     ("app_pages/matches.py", "nav.matches", ":material/list_alt:", "matches"),
@@ -25,11 +25,9 @@ PAGES = (
 
 def main() -> None:
     st.set_page_config(page_title="Cuccù", page_icon=":material/playing_cards:", layout="wide")
-    if "api_url" not in st.session_state:
-        st.session_state["api_url"] = default_api_url()
     with st.sidebar:
         language_selector()
-        st.text_input(T("side.api"), key="api_url")
+        api_selector()
     pages = [
         st.Page(path, title=T(key), icon=icon, url_path=url, default=i == 0)
         for i, (path, key, icon, url) in enumerate(PAGES)

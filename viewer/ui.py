@@ -12,6 +12,8 @@ from viewer.i18n import LANGS, Lang, tr, trn
 DEFAULT_API_URL = "http://127.0.0.1:8000"
 LANG_KEY = "lang"  # the chosen language: plain session state, which every page keeps
 LANG_WIDGET = "lang_select"  # the sidebar's selector, whose own state Streamlit may drop
+API_KEY = "api_url"  # the API's address, kept the same way as the language
+API_WIDGET = "api_url_input"
 
 
 def lang() -> Lang:
@@ -34,6 +36,16 @@ def language_selector() -> None:
                  key=LANG_WIDGET, on_change=_language_chosen)  # fmt: skip
 
 
+def _api_chosen() -> None:
+    st.session_state[API_KEY] = str(st.session_state[API_WIDGET]).strip()
+
+
+def api_selector() -> None:
+    """The API address field in the sidebar, kept across pages like the language."""
+    st.session_state[API_WIDGET] = api_url()
+    st.text_input(T("side.api"), key=API_WIDGET, on_change=_api_chosen)
+
+
 def T(key: str, **values: object) -> str:  # noqa: N802 - reads like gettext's _()
     """``key`` in the language chosen in the sidebar."""
     return tr(lang(), key, **values)
@@ -50,5 +62,5 @@ def default_api_url() -> str:
 
 
 def api_url() -> str:
-    chosen = st.session_state.get("api_url")
+    chosen = st.session_state.get(API_KEY)
     return str(chosen).rstrip("/") if chosen else default_api_url()

@@ -308,3 +308,15 @@ def test_the_audit_of_an_unfinished_log_names_no_hidden_card(export_text: str) -
     assert any("Complete match" in f for f in failing)
     assert all("finished matches only" in f for f in failing)
     assert not at.expander or all("as recorded" not in e.label for e in at.expander)
+
+
+def test_the_api_address_and_language_survive_page_switches(api: Api) -> None:
+    at = open_page("matches")  # nothing listens at the default address of these tests
+    assert "does not answer" in at.warning[0].value
+    at.text_input(key="api_url_input").input(api.base).run()
+    at.selectbox(key="lang_select").set_value("fr").run()
+    for page in ("replay", "rules", "matches"):
+        at.switch_page(f"app_pages/{page}.py").run()
+    assert at.text_input(key="api_url_input").value == api.base
+    assert at.selectbox(key="lang_select").value == "fr"
+    assert not at.warning and "parties sur" in texts(at)
