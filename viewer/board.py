@@ -67,7 +67,7 @@ def action(event: Event | None, lang: Lang) -> tuple[tuple[Arrow, ...], dict[int
         case HorseSkipped(seat=seat):
             return (), {seat: say("act.horse")}
         case LifeLost(seat=seat, reason=reason):  # why, in words: the hunter, the cat...
-            return (), {seat: f"{say('act.life')}: {say(f'reason.{reason}')}"}
+            return (), {seat: tr(lang, "act.life_why", reason=say(f"reason.{reason}"))}
         case CardRevealed(seat=seat):
             return (), {seat: say("act.shows")}
         case Kept(seat=seat) | DealerKept(seat=seat):

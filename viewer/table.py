@@ -100,6 +100,11 @@ def _text(x: float, y: float, text: str, size: float, *, cls: str = "",
     )
 
 
+def _fit(size: float, width: float, text: str) -> float:
+    """``size``, or smaller so that ``text`` fits in ``width`` (a glyph is about 0.58 em)."""
+    return min(size, width / (0.58 * max(len(text), 1)))
+
+
 def _card(face: CardFace, x: float, y: float, w: float, h: float) -> str:
     left, top = x - w / 2, y - h / 2
     if face.empty:
@@ -107,7 +112,7 @@ def _card(face: CardFace, x: float, y: float, w: float, h: float) -> str:
             f'<g class="card empty" data-card=""><rect x="{left:.1f}" y="{top:.1f}" '
             f'width="{w:.1f}" height="{h:.1f}" rx="7" fill="none" stroke="#8a8a8a" '
             f'stroke-dasharray="5 4"/>'
-            + _text(x, y + 4, face.name, h * 0.14, fill="#555555")
+            + _text(x, y + 4, face.name, _fit(h * 0.14, w - 6, face.name), fill="#555555")
             + "</g>"
         )
     if face.face_down:
@@ -115,7 +120,14 @@ def _card(face: CardFace, x: float, y: float, w: float, h: float) -> str:
             f'<g class="card face-down" data-card="face-down"><rect x="{left:.1f}" y="{top:.1f}" '
             f'width="{w:.1f}" height="{h:.1f}" rx="7" fill="url(#cuccu-back)" stroke="#12304f" '
             f'stroke-width="2"/>'
-            + _text(x, y + h * 0.05, face.name, h * 0.12, fill="#ffffff", weight=600)
+            + _text(
+                x,
+                y + h * 0.05,
+                face.name,
+                _fit(h * 0.13, w - 6, face.name),
+                fill="#ffffff",
+                weight=600,
+            )
             + "</g>"
         )
     return (
@@ -125,7 +137,7 @@ def _card(face: CardFace, x: float, y: float, w: float, h: float) -> str:
         + f'<text x="{left + 6:.1f}" y="{top + h * 0.17:.1f}" font-size="{h * 0.15:.1f}" '
         f'fill="#2b2b2b">{escape(face.corner)}</text>'
         + _text(x, y + h * 0.1, face.corner, h * 0.3, fill="#111111", weight=700)
-        + _text(x, top + h - 8, face.name, h * 0.14, fill="#2b2b2b")
+        + _text(x, top + h - 8, face.name, _fit(h * 0.14, w - 6, face.name), fill="#2b2b2b")
         + "</g>"
     )
 

@@ -202,7 +202,7 @@ def page() -> None:
     with side:
         st.markdown(T("play.you_are", name=names[game.seat], seat=game.seat))
         card = card_chip(view.hand, here) if view.hand else "—"
-        st.markdown(f"### {T('play.your_card')}: {card}")
+        st.markdown("### " + T("play.your_card_is", card=card))
         _decision(game, names)
     _how_to_play(expanded=False)
     _log(game, names)
