@@ -16,13 +16,16 @@ from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import RedocRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.controllers.health import HealthController
+from api.controllers.keys import KeysController
 from api.controllers.matches import MatchController
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import rate_limit_middleware
 from api.service import MatchService
 from api.settings import Settings
+from api.signing import key_store
 from api.store import (
     EventStore,
     Notifier,
@@ -32,6 +35,7 @@ from api.store import (
     create_engine,
 )
 from api.store.db import libpq_conninfo
+from api.store.seals import Sealer
 
 log = logging.getLogger("cuccu")
 
@@ -66,6 +70,18 @@ def _provide_service(state: State) -> MatchService:
     return service
 
 
+def start_signing(settings: Settings, engine: AsyncEngine) -> Sealer | None:
+    """The sealer of finished matches, with the key from the settings (made if missing)."""
+    store = key_store(settings)
+    if store is None:
+        log.warning("signing is off: set CUCCU_SIGNING_KEY to sign finished matches (docs/API.md)")
+        return None
+    signer = store.load(create=True)
+    assert signer is not None
+    log.info("signing finished matches with key %s (%s)", signer.key_id, store.key_path)
+    return Sealer(engine, signer, store.ring())
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
 
@@ -87,7 +103,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             listener = PgListener(libpq_conninfo(settings.database_url), notifier)
             listener.start()
         app.state.store = store
-        app.state.service = MatchService(store)
+        app.state.sealer = sealer = start_signing(settings, engine)
+        app.state.service = MatchService(store, sealer=sealer)
         try:
             yield
         finally:
@@ -97,7 +114,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await engine.dispose()
 
     app = Litestar(
-        route_handlers=[HealthController, MatchController],
+        route_handlers=[HealthController, MatchController, KeysController],
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),

@@ -1,0 +1,87 @@
+"""Seals of finished matches in the ``match_seals`` table, and the sealer that makes them."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from api.signing import KeyRing, Seal, Signer, now
+from api.store import tables as t
+from api.store.events import StoredEvent, StoreUnavailable, verify_chain
+
+log = logging.getLogger("cuccu")
+
+
+class SealStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def get(self, match_id: str) -> Seal | None:
+        s = t.match_seals
+        try:
+            async with self.engine.connect() as conn:
+                row = (await conn.execute(sa.select(s).where(s.c.match_id == match_id))).first()
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if row is None:
+            return None
+        return Seal(row.match_id, row.version, row.final_hash, row.key_id, row.signature)
+
+    async def put(self, seal: Seal) -> Seal:
+        """Store ``seal`` unless the match has one already; the stored one is returned."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    sa.insert(t.match_seals).values(
+                        match_id=seal.match_id,
+                        version=seal.version,
+                        final_hash=seal.final_hash,
+                        key_id=seal.key_id,
+                        signature=seal.signature,
+                        signed_at=now(),
+                    )
+                )
+        except IntegrityError:
+            kept = await self.get(seal.match_id)  # another process sealed it first
+            if kept is not None:
+                return kept
+            raise
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return seal
+
+
+class Sealer:
+    """Signs finished matches with the service's active key and keeps the seals."""
+
+    def __init__(self, engine: AsyncEngine, signer: Signer, ring: KeyRing) -> None:
+        self.seals = SealStore(engine)
+        self.signer = signer
+        self.ring = ring
+
+    async def seal_if_over(
+        self, match_id: str, *, over: bool, version: int, last_hash: str
+    ) -> None:
+        """Sign a match whose last commit ended it (called by the service after that commit).
+
+        A failure here loses nothing: the export seals a finished match that has no seal yet.
+        """
+        if not over:
+            return
+        try:
+            await self.seals.put(self.signer.sign(match_id, version, last_hash))
+        except StoreUnavailable as exc:
+            log.warning("match %s is over but could not be sealed yet: %s", match_id, exc)
+
+    async def seal_of(self, match_id: str, stored: Sequence[StoredEvent]) -> Seal | None:
+        """The seal of a finished match, made now if it has none (its chain checked first)."""
+        seal = await self.seals.get(match_id)
+        if seal is not None or not stored:
+            return seal
+        verify_chain(stored)
+        last = stored[-1]
+        return await self.seals.put(self.signer.sign(match_id, last.version, last.hash))
