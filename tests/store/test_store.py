@@ -26,8 +26,8 @@ from api.store import (
     upgrade,
     verify_chain,
 )
-from api.store.migrate import downgrade, head_revision
 from api.store.events import record_time
+from api.store.migrate import downgrade, head_revision
 from api.store.tables import metadata
 from domain import (
     CARDS,
