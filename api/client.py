@@ -204,14 +204,11 @@ class MatchList(TypedDict):
 
 
 class ExportLine(TypedDict):
-    match_id: str
-    version: int
-    type: str
-    data: dict[str, Any]
-    meta: dict[str, Any] | None
-    recorded_at: str
-    prev_hash: str
+    """A record line of an export (docs/API.md, "Exports"); ``record`` is the hashed record."""
+
     hash: str
+    prev_hash: str
+    record: dict[str, Any]
 
 
 class Health(TypedDict):
@@ -562,7 +559,9 @@ class _Base:
 
 
 def _export_records(text: str) -> list[ExportLine]:
-    return [cast(ExportLine, json.loads(line)) for line in text.splitlines() if line.strip()]
+    """The record lines of an export (not its closing seal line)."""
+    lines = (json.loads(line) for line in text.splitlines() if line.strip())
+    return [cast(ExportLine, obj) for obj in lines if "record" in obj]
 
 
 # --- sync ----------------------------------------------------------------------------------
