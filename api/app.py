@@ -40,7 +40,7 @@ from api.store.seals import Sealer
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.3.0"
+API_VERSION = "0.4.0"
 
 DESCRIPTION = """\
 Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each
