@@ -560,7 +560,9 @@ class _Base:
 
 def _export_records(text: str) -> list[ExportLine]:
     """The record lines of an export (not its closing seal line)."""
-    lines = (json.loads(line) for line in text.splitlines() if line.strip())
+    # split on "\n" only: str.splitlines() also breaks at U+0085, U+2028 and U+2029, which
+    # canonical JSON writes as themselves inside strings (a seat's name may hold them)
+    lines = (json.loads(line) for line in text.split("\n") if line.strip())
     return [cast(ExportLine, obj) for obj in lines if "record" in obj]
 
 
