@@ -48,7 +48,8 @@ human seat gets a secret token, sent as `Authorization: Bearer <token>`, and an 
 its token when someone claims it (`POST /matches/{id}/seats/{seat}/claim`; the lobby is
 `GET /matches?open_seats=true`). Read your view (`GET /matches/{id}`), answer the pending
 decision (`POST /matches/{id}/commands`), follow the match live (`GET /matches/{id}/stream`),
-and export the complete log of a finished match.
+and export the complete log of a finished match, hash-chained and signed by the service (its
+public keys: `GET /.well-known/cuccu-keys.json`).
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
 
@@ -149,6 +150,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             tags=[
                 Tag(name="matches", description="Create, view and play matches"),
                 Tag(name="health", description="Liveness and readiness"),
+                Tag(name="signatures", description="Keys that verify signed match results"),
             ],
         ),
         debug=False,

@@ -32,7 +32,7 @@ class SigningKeys(msgspec.Struct):
 
 class KeysController(Controller):
     path = "/"
-    tags = ["health"]
+    tags = ["signatures"]
 
     @get(
         WELL_KNOWN_PATH,
