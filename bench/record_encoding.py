@@ -1,7 +1,8 @@
 """CPU cost per event of the stored record (domain/envelope.py) against the event-only encoding
-it replaced: writing (encode and hash) and reading (decode back to the event).
+it replaced: writing (encode and hash) and reading (decode back to the event); then the
+store's read path end to end (``EventStore.load`` and decoding, SQLite in a temp dir).
 
-    .venv/bin/python bench/record_encoding.py [--matches 200]
+    .venv/bin/python bench/record_encoding.py [--matches 200] [--stored 50]
 
 Prints microseconds per event, best of five runs, over the events of seeded bot matches.
 """
@@ -9,8 +10,12 @@ Prints microseconds per event, best of five runs, over the events of seeded bot 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import hashlib
+import io
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +44,7 @@ def best(run: Callable[[], None], events: int, repeat: int = 5) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--stored", type=int, default=50, help="matches stored for the load")
     args = parser.parse_args()
     events: list[Event] = [e for seed in range(args.matches) for e in bot_match(seed)]
     n = len(events)
@@ -79,6 +85,34 @@ def main() -> None:
     size_old = sum(len(encode_event(e)) for e in events) / n
     size_new = sum(len(b) for b in bodies) / n
     print(f"bytes per event:       event only {size_old:.0f}, record {size_new:.0f}")
+
+    if args.stored:
+        print(f"store load + decode:   {asyncio.run(stored_load(args.stored)):.2f}")
+
+
+async def stored_load(matches: int) -> float:
+    """Microseconds per event to load whole streams from SQLite and decode their events."""
+    from api.cli import main as cuccu
+    from api.store import EventStore, create_engine
+
+    url = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
+    sim = ["--database-url", url, "simulate", "-n", str(matches), "--store", "--seed", "1"]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        await asyncio.to_thread(cuccu, ["--database-url", url, "db", "upgrade"])
+        await asyncio.to_thread(cuccu, sim)
+    engine = create_engine(url)
+    try:
+        store = EventStore(engine)
+        ids = [m.id for m in await store.list_matches(limit=matches)]
+        times, n = [], 0
+        for _ in range(5):
+            start, n = time.perf_counter(), 0
+            for match_id in ids:
+                n += len([s.event for s in await store.load(match_id)])
+            times.append(time.perf_counter() - start)
+        return min(times) / n * 1e6
+    finally:
+        await engine.dispose()
 
 
 if __name__ == "__main__":

@@ -89,7 +89,6 @@ class StoredEvent:
     match_id: str
     version: int
     type: str
-    data: dict[str, Any]
     meta: dict[str, Any] | None
     recorded_at: dt.datetime
     prev_hash: str
@@ -161,18 +160,14 @@ def _aware(stamp: dt.datetime) -> dt.datetime:
 
 
 def _row_to_event(row: sa.Row[Any]) -> StoredEvent:
-    data = row.data
     meta = row.meta
-    if isinstance(data, str):  # some drivers hand JSON back as text
-        data = msgspec.json.decode(data)
-    if isinstance(meta, str):
+    if isinstance(meta, str):  # some drivers hand JSON back as text
         meta = msgspec.json.decode(meta)
     return StoredEvent(
         position=row.position,
         match_id=row.match_id,
         version=row.version,
         type=row.type,
-        data=data,
         meta=meta,
         recorded_at=_aware(row.recorded_at),
         prev_hash=row.prev_hash,
@@ -180,6 +175,11 @@ def _row_to_event(row: sa.Row[Any]) -> StoredEvent:
         body=row.body,
         envelope=row.envelope,
     )
+
+
+def _stored(row: Mapping[str, Any]) -> StoredEvent:
+    """The stored event of a row just written (its position is known only on reading)."""
+    return StoredEvent(position=0, **{k: v for k, v in row.items() if k != "data"})
 
 
 def _row_to_match(row: sa.Row[Any]) -> MatchRecord:
@@ -262,7 +262,8 @@ class EventStore:
     ) -> list[StoredEvent]:
         """The stream of ``match_id`` from version ``after + 1``, in order."""
         query = (
-            sa.select(t.events)
+            # not ``data``: a copy for queries; the event is read from its record (``body``)
+            sa.select(*(c for c in t.events.c if c.name != "data"))
             .where(t.events.c.match_id == match_id, t.events.c.version > after)
             .order_by(t.events.c.version)
         )
@@ -445,7 +446,7 @@ class EventStore:
                 new_match,
             )  # fmt: skip
             self.notifier.publish(match_id, summary.version)
-            return [StoredEvent(position=0, **r) for r in rows]
+            return [_stored(r) for r in rows]
         # NOTIFY rides on the match row's statement (one round trip less); it is delivered
         # only if the transaction commits
         notify = (
@@ -533,10 +534,7 @@ class EventStore:
                 break
         if rows:
             self.notifier.publish(match_id, summary.version)
-        return [
-            StoredEvent(position=0, **{k: v for k, v in r.items()})  # position filled on read
-            for r in rows
-        ]
+        return [_stored(r) for r in rows]
 
     async def _append_pipelined(
         self,
