@@ -91,16 +91,20 @@ async def _simulate(args: argparse.Namespace) -> int:
     wins: collections.Counter[int] = collections.Counter()
     rounds = events = 0
     store: EventStore | None = None
+    sealer: Sealer | None = None
     if args.store:
-        engine = create_engine(_settings(args).database_url)
+        settings = _settings(args)
+        engine = create_engine(settings.database_url)
         await check_schema(engine)
         store = EventStore(engine)
+        sealer = _sealer(settings, engine, create=True)  # signed as the service signs
     start = time.perf_counter()
     try:
         for i in range(args.matches):
             seed = None if args.seed is None else args.seed + i
             if store is not None:
-                created = await MatchService(store).create(seats, args.lives, seed, None)
+                service = MatchService(store, sealer=sealer)
+                created = await service.create(seats, args.lives, seed, None)
                 state = created.state
             else:
                 state, _ = apply(
@@ -140,32 +144,36 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return asyncio.run(_simulate(args))
 
 
-def _sealer(settings: Settings, engine: AsyncEngine) -> Sealer | None:
-    """The service's sealer, found through the same settings as the service (the embedded
-    default's key is made on first use, as the service does)."""
+def _sealer(settings: Settings, engine: AsyncEngine, *, create: bool) -> Sealer | None:
+    """The service's sealer, found through the same settings as the service (``create``: make
+    the embedded default's key on first use, as the service does)."""
     from api.signing import key_store
     from api.store.seals import Sealer
 
     store = key_store(settings)
-    signer = store.load(create=True) if store is not None else None
+    signer = store.load(create=create) if store is not None else None
     if store is None or signer is None:
         return None
     return Sealer(engine, signer, store.ring())
 
 
 async def _export_bytes(
-    store: EventStore, match_id: str, settings: Settings, *, unfinished: bool = False
+    store: EventStore, match_id: str, settings: Settings, *, signing: bool
 ) -> bytes | None:
-    """The export of a match as the API serves it (sealed when over); None if no such match."""
-    from api.export import export_lines, sealed_export
+    """The export of a match as the API serves it; None if there is no such match.
+
+    ``signing`` (``cuccu export``, like the API) seals a match that ended before signatures
+    existed; ``cuccu verify`` only reads, and signs nothing.
+    """
+    from api.export import sealed_export
 
     record = await store.get_match(match_id)
     if record is None:
         return None
     stored = await store.load(match_id)
-    if record.status != "over":
-        return export_lines(stored) if unfinished else b""
-    return await sealed_export(match_id, stored, _sealer(settings, store.engine), over=True)
+    sealer = _sealer(settings, store.engine, create=signing)
+    over = record.status == "over"
+    return await sealed_export(match_id, stored, sealer, over=over, sign_legacy=signing)
 
 
 async def _export(args: argparse.Namespace) -> int:
@@ -187,7 +195,7 @@ async def _export(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        exported = await _export_bytes(store, args.match_id, settings, unfinished=True)
+        exported = await _export_bytes(store, args.match_id, settings, signing=True)
         sys.stdout.buffer.write(exported or b"")
         sys.stdout.flush()
         return 0
@@ -207,7 +215,7 @@ async def _load_export(match_id: str, args: argparse.Namespace) -> bytes | None:
     engine = create_engine(settings.database_url)
     try:
         await check_schema(engine)
-        return await _export_bytes(EventStore(engine), match_id, settings, unfinished=True)
+        return await _export_bytes(EventStore(engine), match_id, settings, signing=False)
     finally:
         await engine.dispose()
 

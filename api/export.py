@@ -41,12 +41,18 @@ def export_lines(stored: Sequence[StoredEvent]) -> bytes:
 
 
 async def sealed_export(
-    match_id: str, stored: Sequence[StoredEvent], sealer: Sealer | None, *, over: bool
+    match_id: str,
+    stored: Sequence[StoredEvent],
+    sealer: Sealer | None,
+    *,
+    over: bool,
+    sign_legacy: bool = True,
 ) -> bytes:
-    """The export of a match: its records, and for a finished match its seal line (the match
-    is sealed now if its sealing was missed). Without a sealer there is no seal line."""
+    """The export of a match: its records, and for a finished match with a seal its seal line
+    (see ``Sealer.seal_of`` for the matches that ended before signatures). Without a sealer
+    (signing off) there is no seal line."""
     lines = export_lines(stored)
     if sealer is None or not over:
         return lines
-    seal = await sealer.seal_of(match_id, stored)
+    seal = await sealer.seal_of(match_id, stored, sign_legacy=sign_legacy)
     return lines if seal is None else lines + seal_line(seal, sealer.ring)

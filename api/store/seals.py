@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from api.signing import KeyRing, Seal, Signer, now
 from api.store import tables as t
 from api.store.events import StoredEvent, StoreUnavailable, verify_chain
+from domain.envelope import LEGACY_ENVELOPE
 
 log = logging.getLogger("cuccu")
 
@@ -68,7 +69,8 @@ class Sealer:
     ) -> None:
         """Sign a match whose last commit ended it (called by the service after that commit).
 
-        A failure here loses nothing: the export seals a finished match that has no seal yet.
+        If this fails (the database is down for a moment, the process dies right here) the
+        match stays unsigned, and ``cuccu verify`` says so: it is not signed later.
         """
         if not over:
             return
@@ -77,11 +79,22 @@ class Sealer:
         except StoreUnavailable as exc:
             log.warning("match %s is over but could not be sealed yet: %s", match_id, exc)
 
-    async def seal_of(self, match_id: str, stored: Sequence[StoredEvent]) -> Seal | None:
-        """The seal of a finished match, made now if it has none (its chain checked first)."""
+    async def seal_of(
+        self, match_id: str, stored: Sequence[StoredEvent], *, sign_legacy: bool = True
+    ) -> Seal | None:
+        """The seal of a finished match; None if it has none.
+
+        A match is sealed once, right after the commit that ends it, and never again from what
+        the database holds later: signing then would attest to whatever an intruder wrote into
+        the database since (after deleting the seal). The one exception is a match that ended
+        before signatures existed (all its records are envelope 1): with ``sign_legacy`` it is
+        sealed now, its chain checked first, which attests to the log as held at that moment.
+        """
         seal = await self.seals.get(match_id)
-        if seal is not None or not stored:
+        if seal is not None or not stored or not sign_legacy:
             return seal
+        if any(s.envelope != LEGACY_ENVELOPE for s in stored):
+            return None
         verify_chain(stored)
         last = stored[-1]
         return await self.seals.put(self.signer.sign(match_id, last.version, last.hash))

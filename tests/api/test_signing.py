@@ -77,3 +77,19 @@ async def test_a_match_played_to_its_end_by_a_human_is_signed(
         assert resp.status_code == 200, resp.text
     [(_, version, _)] = await seal_rows(migrated_url, mid)
     assert version == match["version"]
+
+
+async def test_a_deleted_seal_is_not_made_again_from_what_the_database_holds(
+    client: Client, migrated_url: str
+) -> None:
+    """Signing later would attest to whatever was written into the database meanwhile."""
+    mid = (await create(client, BOTS_ONLY))["match_id"]
+    assert len(await seal_rows(migrated_url, mid)) == 1
+    engine = create_engine(migrated_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(sa.text("DELETE FROM match_seals WHERE match_id = :m"), {"m": mid})
+    finally:
+        await engine.dispose()
+    export = (await client.get(f"/matches/{mid}/export")).text
+    assert '"seal"' not in export and await seal_rows(migrated_url, mid) == []

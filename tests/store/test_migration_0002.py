@@ -138,12 +138,16 @@ async def test_an_old_finished_match_verifies_audits_and_is_signed_after_migrati
         lines[-1]["hash"],
     )
 
-    # the finished old match is signed when first exported, and verifies through the settings
+    # the finished old match is signed when first exported (verify alone signs nothing), and
+    # then verifies through the service's settings (the CLI runs its own loop: in a thread)
     monkeypatch.setenv("CUCCU_SIGNING_KEY", str(tmp_path / "signing-key.pem"))
     url = database_url.replace("+aiosqlite", "").replace("+psycopg", "")
-    capsys.readouterr()
-    # (the CLI runs its own event loop: in a thread)
-    assert await asyncio.to_thread(main, ["--database-url", url, "verify", match_id]) == 0
+    verify = ["--database-url", url, "verify", match_id]
+    assert await asyncio.to_thread(main, verify) == 1
+    assert "FAIL signature: the export carries no signature" in capsys.readouterr().out
+    assert await asyncio.to_thread(main, ["--database-url", url, "export", match_id]) == 0
+    assert '"seal"' in capsys.readouterr().out.splitlines()[-1]
+    assert await asyncio.to_thread(main, verify) == 0
     out = capsys.readouterr().out
     assert "PASS signature" in out and "legacy records" in out
 
