@@ -21,11 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
 from api.controllers.matches import MatchController
+from api.keystore import key_store
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import rate_limit_middleware
 from api.service import MatchService
 from api.settings import Settings
-from api.signing import key_store
 from api.store import (
     EventStore,
     Notifier,

@@ -17,7 +17,7 @@ from api.settings import Settings, normalize_database_url
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
-    from api.signing import KeyRing
+    from api.keys import KeyRing
     from api.store import EventStore
     from api.store.seals import Sealer
 
@@ -147,7 +147,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _sealer(settings: Settings, engine: AsyncEngine, *, create: bool) -> Sealer | None:
     """The service's sealer, found through the same settings as the service (``create``: make
     the embedded default's key on first use, as the service does)."""
-    from api.signing import key_store
+    from api.keystore import key_store
     from api.store.seals import Sealer
 
     store = key_store(settings)
@@ -223,7 +223,8 @@ async def _load_export(match_id: str, args: argparse.Namespace) -> bytes | None:
 def _trusted_keys(args: argparse.Namespace) -> KeyRing:
     """The keys ``verify`` trusts: the service's key ring (same settings as the service) and
     every ``--trusted-key``. Never the keys inside the export being checked."""
-    from api.signing import KeyRing, key_store, read_trusted_key
+    from api.keys import KeyRing, read_trusted_key
+    from api.keystore import key_store
 
     store = key_store(_settings(args))
     ring = store.ring() if store is not None else KeyRing()
@@ -237,7 +238,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     signature against trusted keys; non-zero on any failure."""
     from pathlib import Path
 
-    from api.signing import BadKey, check_seal
+    from api.keys import BadKey
+    from api.signing import check_seal
     from domain.audit import AuditInputError, audit, parse_export, render
 
     source = Path(args.target)
@@ -278,7 +280,7 @@ def cmd_keys(args: argparse.Namespace) -> int:
     """Show the service's signing keys, or rotate the active one."""
     import json
 
-    from api.signing import key_store
+    from api.keystore import key_store
 
     store = key_store(_settings(args))
     if store is None:

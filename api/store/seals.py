@@ -9,7 +9,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.signing import KeyRing, Seal, Signer, now
+from api.keys import KeyRing
+from api.signing import Seal, Signer, now
 from api.store import tables as t
 from api.store.events import StoredEvent, StoreUnavailable, verify_chain
 from domain.envelope import LEGACY_ENVELOPE

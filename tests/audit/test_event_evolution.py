@@ -54,7 +54,8 @@ from pathlib import Path
 import msgspec
 from domain.events import UPCAST, LifeLost
 from domain.audit import audit, chain, parse_export, render
-from api.signing import KeyStore, check_seal
+from api.keystore import KeyStore
+from api.signing import check_seal
 from api.store import EventStore, create_engine, verify_chain
 
 db, export, key, fixtures = sys.argv[1:5]

@@ -14,7 +14,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from msgspec.structs import replace
 
-from api.signing import KeyStore, seal_line
+from api.keystore import KeyStore
+from api.signing import seal_line
 from domain import Event
 from domain.audit import AuditInputError, audit, chain, parse_export, to_ndjson
 from domain.events import MatchCreated

@@ -12,7 +12,9 @@ import pytest
 from msgspec.structs import replace
 
 from api.cli import main
-from api.signing import KeyRing, KeyStore, Signer, check_seal, seal_line
+from api.keys import KeyRing
+from api.keystore import KeyStore
+from api.signing import Signer, check_seal, seal_line
 from domain import Event
 from domain.audit import audit, chain, parse_export, to_ndjson
 from domain.events import MatchCreated
