@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from litestar.testing import AsyncTestClient
 
+from api.app import create_app
 from api.cli import main
-from api.store import create_engine
+from api.settings import Settings
+from api.store import create_engine, upgrade_database
 from tests.api.helpers import BOTS_ONLY, HUMAN_VS_BOTS, Client, bearer, create
+from tests.conftest import PgServer
 
 
 async def seal_rows(url: str, match_id: str) -> list[tuple[str, int, str]]:
@@ -93,3 +99,42 @@ async def test_a_deleted_seal_is_not_made_again_from_what_the_database_holds(
         await engine.dispose()
     export = (await client.get(f"/matches/{mid}/export")).text
     assert '"seal"' not in export and await seal_rows(migrated_url, mid) == []
+
+
+@pytest.fixture
+def private_pg(pg_server: PgServer) -> Iterator[str]:
+    url = pg_server.create_database("unsigned")
+    yield url
+    pg_server.drop_database(url)
+
+
+async def test_signing_is_off_on_postgresql_without_a_key(
+    private_pg: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No key file is made up where nobody set one: the server says so, serves no keys, and
+    its exports carry no seal (which `cuccu verify` then refuses)."""
+    await upgrade_database(private_pg)
+    app = create_app(Settings(database_url=private_pg))
+    logger = logging.getLogger("cuccu")
+    logger.addHandler(caplog.handler)  # Litestar reconfigures the root logger's handlers
+    try:
+        async with AsyncTestClient(app=app) as client:
+            assert (await client.get("/.well-known/cuccu-keys.json")).json() == {"keys": []}
+            mid = (await create(client, BOTS_ONLY))["match_id"]
+            export = (await client.get(f"/matches/{mid}/export")).text
+    finally:
+        logger.removeHandler(caplog.handler)
+    assert '"seal"' not in export and '"record"' in export
+    assert "signing is off: set CUCCU_SIGNING_KEY" in caplog.text
+
+
+def test_keys_show_prints_the_key_ring(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CUCCU_SIGNING_KEY", str(tmp_path / "k.pem"))
+    assert main(["keys", "show"]) == 0  # made on first use
+    [key] = json.loads(capsys.readouterr().out)["keys"]
+    assert (key["status"], key["kty"]) == ("active", "OKP")
+    assert (tmp_path / "k.pem").stat().st_mode & 0o077 == 0  # the private key is private
+    assert main(["keys", "show"]) == 0
+    assert json.loads(capsys.readouterr().out)["keys"] == [key]  # the same key next time
