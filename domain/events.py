@@ -268,8 +268,8 @@ def event_from_json(type_: str, schema: int, data: bytes | str) -> Event:
 def encode_event(event: Event) -> bytes:
     """The event as JSON, tag first then fields in declaration order.
 
-    A plain serialisation (tests, benchmarks, the version-1 hash of ``domain.envelope``):
-    what is hashed today is the canonical record of ``domain.envelope``.
+    A plain serialisation (tests, benchmarks, the ``data`` column): what is hashed is the
+    record of ``domain.envelope``, never this.
     """
     return _encoder.encode(event)
 
