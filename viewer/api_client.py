@@ -89,6 +89,11 @@ class Client:
         """The complete NDJSON log of a finished match (the API refuses unfinished ones)."""
         return self._request("GET", f"/matches/{match_id}/export").content
 
+    def signing_keys(self) -> dict[str, Any]:
+        """The service's public signing keys (``GET /.well-known/cuccu-keys.json``)."""
+        keys: dict[str, Any] = self._request("GET", "/.well-known/cuccu-keys.json").json()
+        return keys
+
     def events(self, match_id: str, token: str | None = None, after: int = 0) -> list[SeenEvent]:
         seen: list[SeenEvent] = []
         while True:

@@ -238,6 +238,25 @@ TEXT: Final[dict[str, tuple[str, str, str, str]]] = {
         "regras, com embaralhamentos justos e nada alterado.",
         "ผ่านทุกการตรวจสอบ: บันทึกนี้เป็นแมตช์ที่สมบูรณ์ เล่นตามกติกา สับไพ่อย่างยุติธรรม และไม่มีการแก้ไข",
     ),
+    "sig.title": ("Signature", "Signature", "Assinatura", "ลายเซ็น"),
+    "sig.ok": (
+        "signed by the service at {url}: this is the log it recorded.",
+        "signé par le service à {url} : c'est le journal qu'il a enregistré.",
+        "assinado pelo serviço em {url}: este é o registro que ele gravou.",
+        "ลงนามโดยบริการที่ {url}: นี่คือบันทึกที่บริการบันทึกไว้",
+    ),
+    "sig.unsigned": (
+        "not signed: nothing shows that a service recorded this log as it is.",
+        "non signé : rien ne montre qu'un service a enregistré ce journal tel quel.",
+        "não assinado: nada mostra que um serviço gravou este registro como está.",
+        "ไม่ได้ลงนาม: ไม่มีสิ่งใดแสดงว่าบริการบันทึกบันทึกนี้ไว้ตามที่เห็น",
+    ),
+    "sig.failed": (
+        "not a valid signature of the service at {url} over this log.",
+        "pas une signature valide du service à {url} sur ce journal.",
+        "não é uma assinatura válida do serviço em {url} sobre este registro.",
+        "ไม่ใช่ลายเซ็นที่ถูกต้องของบริการที่ {url} สำหรับบันทึกนี้",
+    ),
     "audit.failed": (
         "{n} of {total} checks fail.",
         "{n} contrôles sur {total} échouent.",

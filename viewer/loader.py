@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from api.keys import BadKey, KeyRing
 from domain.audit import AuditInputError
 from viewer import session
 from viewer.api_client import ApiError, ApiUnavailable, Client
@@ -14,7 +15,7 @@ def open_from_api(match_id: str) -> bool:
     """Load a finished match's export from the API; False (with a message) if that fails."""
     try:
         data = Client(api_url()).export(match_id)
-        session.open_match(session.from_ndjson(match_id[:8], data, match_id))
+        session.open_match(session.from_ndjson(match_id[:8], data, match_id, trusted_keys()))
         st.query_params["match"] = match_id  # a link to this page reopens the match
     except ApiUnavailable as error:
         st.warning(T("api.down", url=api_url(), error=error))
@@ -28,6 +29,14 @@ def open_from_api(match_id: str) -> bool:
     return True
 
 
+def trusted_keys() -> KeyRing:
+    """The signing keys of the API this viewer uses (none if it does not answer)."""
+    try:
+        return KeyRing.from_document(Client(api_url(), timeout=3.0).signing_keys())
+    except (ApiUnavailable, ApiError, BadKey):
+        return KeyRing()
+
+
 def _from_upload() -> None:
     upload = st.file_uploader(T("load.upload"), type=["ndjson", "jsonl", "json", "txt"],
                               key="upload")  # fmt: skip
@@ -35,7 +44,8 @@ def _from_upload() -> None:
         return
     st.session_state["upload_seen"] = upload.file_id
     try:
-        session.open_match(session.from_ndjson(upload.name, upload.getvalue()))
+        opened = session.from_ndjson(upload.name, upload.getvalue(), trusted=trusted_keys())
+        session.open_match(opened)
         st.query_params.pop("match", None)
     except AuditInputError as error:
         st.error(T("load.bad_file", error=error))

@@ -8,7 +8,7 @@ from domain.audit import CheckResult, record_json
 from viewer import session
 from viewer.loader import match_panel
 from viewer.session import OpenMatch
-from viewer.ui import T
+from viewer.ui import T, api_url
 
 
 def _check(match: OpenMatch, check: CheckResult) -> None:
@@ -45,6 +45,22 @@ def page() -> None:
         st.error(T("audit.failed", n=len(report.failures), total=len(report.checks)), icon="🚨")
     for check in report.checks:
         _check(match, check)
+    _signature(match)
+
+
+def _signature(match: OpenMatch) -> None:
+    """Whether the service that recorded the log signed it (checked with the keys it serves)."""
+    signed = match.signature
+    if signed is None:
+        return
+    if signed.ok:
+        st.success(f"**{T('sig.title')}** — {T('sig.ok', url=api_url())}  \n{signed.detail}",
+                   icon="🔏")  # fmt: skip
+    elif signed.status == "unsigned":
+        st.warning(f"**{T('sig.title')}** — {T('sig.unsigned')}", icon="⚠️")
+    else:
+        st.error(f"**{T('sig.title')}** — {T('sig.failed', url=api_url())}  \n{signed.detail}",
+                 icon="❌")  # fmt: skip
 
 
 page()
