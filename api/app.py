@@ -16,9 +16,12 @@ from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import RedocRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.controllers.health import HealthController
+from api.controllers.keys import KeysController
 from api.controllers.matches import MatchController
+from api.keystore import key_store
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import rate_limit_middleware
 from api.service import MatchService
@@ -32,11 +35,12 @@ from api.store import (
     create_engine,
 )
 from api.store.db import libpq_conninfo
+from api.store.seals import Sealer
 
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.3.0"
+API_VERSION = "0.4.0"
 
 DESCRIPTION = """\
 Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each
@@ -44,7 +48,8 @@ human seat gets a secret token, sent as `Authorization: Bearer <token>`, and an 
 its token when someone claims it (`POST /matches/{id}/seats/{seat}/claim`; the lobby is
 `GET /matches?open_seats=true`). Read your view (`GET /matches/{id}`), answer the pending
 decision (`POST /matches/{id}/commands`), follow the match live (`GET /matches/{id}/stream`),
-and export the complete log of a finished match.
+and export the complete log of a finished match, hash-chained and signed by the service (its
+public keys: `GET /.well-known/cuccu-keys.json`).
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
 
@@ -64,6 +69,18 @@ def _provide_store(state: State) -> EventStore:
 def _provide_service(state: State) -> MatchService:
     service: MatchService = state.service
     return service
+
+
+def start_signing(settings: Settings, engine: AsyncEngine) -> Sealer | None:
+    """The sealer of finished matches, with the key from the settings (made if missing)."""
+    store = key_store(settings)
+    if store is None:
+        log.warning("signing is off: set CUCCU_SIGNING_KEY to sign finished matches (docs/API.md)")
+        return None
+    signer = store.load(create=True)
+    assert signer is not None
+    log.info("signing finished matches with key %s (%s)", signer.key_id, store.key_path)
+    return Sealer(engine, signer, store.ring())
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -87,7 +104,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             listener = PgListener(libpq_conninfo(settings.database_url), notifier)
             listener.start()
         app.state.store = store
-        app.state.service = MatchService(store)
+        app.state.sealer = sealer = start_signing(settings, engine)
+        app.state.service = MatchService(store, sealer=sealer)
         try:
             yield
         finally:
@@ -97,7 +115,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await engine.dispose()
 
     app = Litestar(
-        route_handlers=[HealthController, MatchController],
+        route_handlers=[HealthController, MatchController, KeysController],
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),
@@ -132,6 +150,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             tags=[
                 Tag(name="matches", description="Create, view and play matches"),
                 Tag(name="health", description="Liveness and readiness"),
+                Tag(name="signatures", description="Keys that verify signed match results"),
             ],
         ),
         debug=False,

@@ -1,4 +1,4 @@
-"""The ``cuccu`` command line: run, db upgrade, simulate, export, verify, openapi."""
+"""The ``cuccu`` command line: run, db upgrade, simulate, export, verify, keys, openapi."""
 
 from __future__ import annotations
 
@@ -10,8 +10,16 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from api.settings import Settings, normalize_database_url
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
+    from api.keys import KeyRing
+    from api.store import EventStore
+    from api.store.seals import Sealer
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -83,16 +91,20 @@ async def _simulate(args: argparse.Namespace) -> int:
     wins: collections.Counter[int] = collections.Counter()
     rounds = events = 0
     store: EventStore | None = None
+    sealer: Sealer | None = None
     if args.store:
-        engine = create_engine(_settings(args).database_url)
+        settings = _settings(args)
+        engine = create_engine(settings.database_url)
         await check_schema(engine)
         store = EventStore(engine)
+        sealer = _sealer(settings, engine, create=True)  # signed as the service signs
     start = time.perf_counter()
     try:
         for i in range(args.matches):
             seed = None if args.seed is None else args.seed + i
             if store is not None:
-                created = await MatchService(store).create(seats, args.lives, seed, None)
+                service = MatchService(store, sealer=sealer)
+                created = await service.create(seats, args.lives, seed, None)
                 state = created.state
             else:
                 state, _ = apply(
@@ -132,12 +144,44 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return asyncio.run(_simulate(args))
 
 
+def _sealer(settings: Settings, engine: AsyncEngine, *, create: bool) -> Sealer | None:
+    """The service's sealer, found through the same settings as the service (``create``: make
+    the embedded default's key on first use, as the service does)."""
+    from api.keystore import key_store
+    from api.store.seals import Sealer
+
+    store = key_store(settings)
+    signer = store.load(create=create) if store is not None else None
+    if store is None or signer is None:
+        return None
+    return Sealer(engine, signer, store.ring())
+
+
+async def _export_bytes(
+    store: EventStore, match_id: str, settings: Settings, *, signing: bool
+) -> bytes | None:
+    """The export of a match as the API serves it; None if there is no such match.
+
+    ``signing`` (``cuccu export``, like the API) seals a match that ended before signatures
+    existed; ``cuccu verify`` only reads, and signs nothing.
+    """
+    from api.export import sealed_export
+
+    record = await store.get_match(match_id)
+    if record is None:
+        return None
+    stored = await store.load(match_id)
+    sealer = _sealer(settings, store.engine, create=signing)
+    over = record.status == "over"
+    return await sealed_export(match_id, stored, sealer, over=over, sign_legacy=signing)
+
+
 async def _export(args: argparse.Namespace) -> int:
-    from api.controllers.matches import export_lines
     from api.store import EventStore, create_engine
     from api.store.migrate import check_schema
 
-    engine = create_engine(_settings(args).database_url)
+    settings = _settings(args)
+    engine = create_engine(settings.database_url)
     try:
         await check_schema(engine)
         store = EventStore(engine)
@@ -151,7 +195,8 @@ async def _export(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        sys.stdout.buffer.write(export_lines(await store.load(args.match_id)))
+        exported = await _export_bytes(store, args.match_id, settings, signing=True)
+        sys.stdout.buffer.write(exported or b"")
         sys.stdout.flush()
         return 0
     finally:
@@ -162,45 +207,94 @@ def cmd_export(args: argparse.Namespace) -> int:
     return asyncio.run(_export(args))
 
 
-async def _load_records(match_id: str, args: argparse.Namespace) -> bytes | None:
-    from api.controllers.matches import export_lines
+async def _load_export(match_id: str, args: argparse.Namespace) -> bytes | None:
     from api.store import EventStore, create_engine
     from api.store.migrate import check_schema
 
-    engine = create_engine(_settings(args).database_url)
+    settings = _settings(args)
+    engine = create_engine(settings.database_url)
     try:
         await check_schema(engine)
-        store = EventStore(engine)
-        if await store.get_match(match_id) is None:
-            return None
-        return export_lines(await store.load(match_id))
+        return await _export_bytes(EventStore(engine), match_id, settings, signing=False)
     finally:
         await engine.dispose()
 
 
+def _trusted_keys(args: argparse.Namespace) -> KeyRing:
+    """The keys ``verify`` trusts: the service's key ring (same settings as the service) and
+    every ``--trusted-key``. Never the keys inside the export being checked."""
+    from api.keys import KeyRing, read_trusted_key
+    from api.keystore import key_store
+
+    store = key_store(_settings(args))
+    ring = store.ring() if store is not None else KeyRing()
+    for source in args.trusted_key:
+        ring = ring.merged(read_trusted_key(source))
+    return ring
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Audit a match (by id, from the database) or an NDJSON export file; non-zero on failure."""
+    """Audit a match (by id, from the database) or an NDJSON export file, and check its
+    signature against trusted keys; non-zero on any failure."""
     from pathlib import Path
 
-    from domain.audit import AuditInputError, audit, parse_ndjson, render
+    from api.keys import BadKey
+    from api.signing import check_seal
+    from domain.audit import AuditInputError, audit, parse_export, render
 
     source = Path(args.target)
     if source.is_file():
         text = source.read_bytes()
     else:
-        loaded = asyncio.run(_load_records(args.target, args))
+        loaded = asyncio.run(_load_export(args.target, args))
         if loaded is None:
             print(f"verify: no file and no match {args.target!r}", file=sys.stderr)
             return 2
         text = loaded
     try:
-        records = parse_ndjson(text)
+        exported = parse_export(text)
+        trusted = _trusted_keys(args)
     except AuditInputError as exc:
         print(f"verify: unreadable export, {exc}", file=sys.stderr)
         return 2
-    report = audit(records)
+    except BadKey as exc:
+        print(f"verify: unreadable key, {exc}", file=sys.stderr)
+        return 2
+    report = audit(exported.records)
+    sealed = check_seal(report, exported.seal, exported.keys, trusted)
     print(render(report))
-    return 0 if report.ok else 1
+    if sealed.ok:
+        print(f"PASS signature: {sealed.detail}")
+    elif sealed.status == "unsigned" and args.allow_unsigned:
+        print(f"UNSIGNED: {sealed.detail} (allowed by --allow-unsigned)")
+    else:
+        print(f"FAIL signature: {sealed.detail}")
+    if report.envelope == 1:
+        print("note: legacy records (before schema revision 0002) hash the event only")
+    passed = report.ok and (sealed.ok or (sealed.status == "unsigned" and args.allow_unsigned))
+    print("verify passed" if passed else "verify FAILED")
+    return 0 if passed else 1
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    """Show the service's signing keys, or rotate the active one."""
+    import json
+
+    from api.keystore import key_store
+
+    store = key_store(_settings(args))
+    if store is None:
+        print("keys: signing is off for this database: set CUCCU_SIGNING_KEY", file=sys.stderr)
+        return 2
+    if args.keys_command == "rotate":
+        old = store.load(create=False)
+        new = store.rotate()
+        retired = f"key {old.key_id} retired, " if old is not None else ""
+        print(f"{retired}key {new.key_id} active ({store.key_path}); restart the service")
+        return 0
+    store.load(create=True)
+    print(json.dumps(store.ring().document(), indent=2))
+    return 0
 
 
 def openapi_json() -> str:
@@ -264,7 +358,29 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", help="audit a match's complete log: hash chain, shuffles, replay, cards, lives"
     )
     ver.add_argument("target", metavar="MATCH_ID|FILE.ndjson", help="a match id or an export")
+    ver.add_argument(
+        "--trusted-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="also trust this key: a key document or JWK file (as served at "
+        "/.well-known/cuccu-keys.json) or a base64url Ed25519 public key; repeatable",
+    )
+    ver.add_argument(
+        "--allow-unsigned",
+        action="store_true",
+        help="pass an unsigned log whose audit passes (logs from before signatures)",
+    )
     ver.set_defaults(func=cmd_verify)
+
+    keys = sub.add_parser("keys", help="the service's signing keys (see docs/API.md)")
+    keys_sub = keys.add_subparsers(dest="keys_command", required=True)
+    keys_sub.add_parser("show", help="print the key ring (made on first use)").set_defaults(
+        func=cmd_keys
+    )
+    keys_sub.add_parser(
+        "rotate", help="retire the active key (kept for verifying) and make a new one"
+    ).set_defaults(func=cmd_keys)
 
     oas = sub.add_parser(
         "openapi", help="print the OpenAPI document the API serves (docs/openapi.json)"

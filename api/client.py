@@ -204,14 +204,11 @@ class MatchList(TypedDict):
 
 
 class ExportLine(TypedDict):
-    match_id: str
-    version: int
-    type: str
-    data: dict[str, Any]
-    meta: dict[str, Any] | None
-    recorded_at: str
-    prev_hash: str
+    """A record line of an export (docs/API.md, "Exports"); ``record`` is the hashed record."""
+
     hash: str
+    prev_hash: str
+    record: dict[str, Any]
 
 
 class Health(TypedDict):
@@ -562,7 +559,11 @@ class _Base:
 
 
 def _export_records(text: str) -> list[ExportLine]:
-    return [cast(ExportLine, json.loads(line)) for line in text.splitlines() if line.strip()]
+    """The record lines of an export (not its closing seal line)."""
+    # split on "\n" only: str.splitlines() also breaks at U+0085, U+2028 and U+2029, which
+    # canonical JSON writes as themselves inside strings (a seat's name may hold them)
+    lines = (json.loads(line) for line in text.split("\n") if line.strip())
+    return [cast(ExportLine, obj) for obj in lines if "record" in obj]
 
 
 # --- sync ----------------------------------------------------------------------------------
@@ -631,6 +632,10 @@ class Client(_Base):
     def ready(self) -> Health:
         """``GET /ready``: the database answers and its schema is current (else 503)."""
         return cast(Health, self._call(_Call("GET", "/ready")))
+
+    def signing_keys(self) -> dict[str, Any]:
+        """``GET /.well-known/cuccu-keys.json``: the public keys that sign finished matches."""
+        return cast(dict[str, Any], self._call(_Call("GET", "/.well-known/cuccu-keys.json")))
 
     def openapi(self) -> dict[str, Any]:
         """The OpenAPI 3.1 document the server serves."""
@@ -844,6 +849,9 @@ class AsyncClient(_Base):
 
     async def ready(self) -> Health:
         return cast(Health, await self._call(_Call("GET", "/ready")))
+
+    async def signing_keys(self) -> dict[str, Any]:
+        return cast(dict[str, Any], await self._call(_Call("GET", "/.well-known/cuccu-keys.json")))
 
     async def openapi(self) -> dict[str, Any]:
         return cast(dict[str, Any], await self._call(_Call("GET", "/schema/openapi.json")))

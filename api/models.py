@@ -208,19 +208,6 @@ class EventPage(msgspec.Struct):
     ]
 
 
-class ExportLine(msgspec.Struct):
-    """One NDJSON line of an export: the complete, unredacted stored event."""
-
-    match_id: str
-    version: int
-    type: str
-    data: dict[str, object]
-    meta: dict[str, object] | None
-    recorded_at: dt.datetime
-    prev_hash: str
-    hash: str
-
-
 class Health(msgspec.Struct):
     status: str
 

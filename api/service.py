@@ -29,6 +29,7 @@ from api.store import (
     NewMatch,
     StoredEvent,
 )
+from api.store.seals import Sealer
 from domain import (
     GENESIS_HASH,
     Choose,
@@ -217,8 +218,15 @@ class CommandResult:
 
 
 class MatchService:
-    def __init__(self, store: EventStore, cache_size: int = STATE_CACHE_SIZE) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        cache_size: int = STATE_CACHE_SIZE,
+        sealer: Sealer | None = None,
+    ) -> None:
         self.store = store
+        #: signs each match whose commit ends it (api/signing.py); None: signing is off
+        self.sealer = sealer
         self._cache: OrderedDict[str, Current] = OrderedDict()
         self._cache_size = cache_size
 
@@ -307,6 +315,7 @@ class MatchService:
             ),
         )
         self._remember(match_id, Current(seed, state, stored[-1].hash if stored else GENESIS_HASH))
+        await self._seal_if_over(match_id, state, stored)
         return Created(match_id, tokens, state)
 
     async def command(
@@ -401,10 +410,23 @@ class MatchService:
                 continue  # someone else appended first: reload and decide again
             last_hash = stored[-1].hash if stored else loaded.last_hash
             self._remember(match_id, Current(loaded.seed, new_state, last_hash))
+            await self._seal_if_over(match_id, new_state, stored)
             return CommandResult(200, body)
         raise ServiceError(
             409, "conflict", "Too much contention", "the match kept changing; try again"
         )
+
+    async def _seal_if_over(
+        self, match_id: str, state: MatchState, stored: list[StoredEvent]
+    ) -> None:
+        """Sign the match if the events just stored ended it (see api/signing.py)."""
+        if self.sealer is not None and stored:
+            await self.sealer.seal_if_over(
+                match_id,
+                over=state.status == "over",
+                version=stored[-1].version,
+                last_hash=stored[-1].hash,
+            )
 
     async def _remembered(
         self, match_id: str, seat: int, key: str | None, fingerprint: str, reused: str
@@ -503,6 +525,7 @@ class MatchService:
                 continue  # someone else appended first: reload (the seat may be taken now)
             last_hash = stored[-1].hash if stored else current.last_hash
             self._remember(match_id, Current(current.seed, new_state, last_hash))
+            await self._seal_if_over(match_id, new_state, stored)
             return CommandResult(201, render(new_state, numbered, token))
         raise ServiceError(
             409, "conflict", "Too much contention", "the match kept changing; try again"

@@ -23,6 +23,7 @@ ENV_VARS = (
     "CUCCU_RATE_BURST",
     "CUCCU_SSE_KEEPALIVE",
     "CUCCU_API_URL",
+    "CUCCU_SIGNING_KEY",
 )
 
 
@@ -49,6 +50,8 @@ class Settings:
     sse_keepalive_seconds: float = 15.0
     rate_limit_per_second: float = DEFAULT_RATE_LIMIT
     rate_limit_burst: int = DEFAULT_RATE_BURST
+    #: the Ed25519 key that signs finished matches; "" = beside a SQLite file (api/signing.py)
+    signing_key: str = ""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -63,4 +66,5 @@ class Settings:
             sse_keepalive_seconds=float(env.get("CUCCU_SSE_KEEPALIVE") or 15.0),
             rate_limit_per_second=float(env.get("CUCCU_RATE_LIMIT") or DEFAULT_RATE_LIMIT),
             rate_limit_burst=int(env.get("CUCCU_RATE_BURST") or DEFAULT_RATE_BURST),
+            signing_key=env.get("CUCCU_SIGNING_KEY") or "",
         )

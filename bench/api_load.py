@@ -299,7 +299,8 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def sample_batches(matches: int, seed: int) -> list[list[list[str]]]:
-    """Event rows (type, data, meta, prev_hash, hash) of real human commands vs three bots."""
+    """Event rows (type, data, meta, prev_hash, hash, record) of real human commands vs three
+    bots (the record as the service writes it, for a placeholder match id)."""
     from api.service import Step, _meta, advance, rng_for, shuffle
     from domain import (
         GENESIS_HASH,
@@ -307,11 +308,12 @@ def sample_batches(matches: int, seed: int) -> list[list[list[str]]]:
         CreateMatch,
         SeatSpec,
         apply,
+        chain_hash,
         encode_event,
-        event_hash,
         event_type,
         initial_state,
         pending,
+        record_body,
     )
 
     rng = random.Random(seed)
@@ -337,8 +339,14 @@ def sample_batches(matches: int, seed: int) -> list[list[list[str]]]:
             for step in steps:
                 meta = json.dumps(_meta(step), separators=(",", ":"))
                 for e in step.events:
-                    h = event_hash(prev, e)
-                    rows.append([event_type(e), encode_event(e).decode(), meta, prev, h])
+                    body = record_body(
+                        match_id="raw", version=state.version, event=e, meta=_meta(step),
+                        recorded_at="2026-12-01T00:00:00.000000Z",
+                    )  # fmt: skip
+                    h = chain_hash(prev, body)
+                    rows.append(
+                        [event_type(e), encode_event(e).decode(), meta, prev, h, body.decode()]
+                    )
                     prev = h
             batches.append(rows)
     return batches
@@ -350,16 +358,16 @@ def pgbench_script(batch: list[list[str]]) -> str:
 
     values = ",\n  ".join(
         f"('raw-' || :client_id, :v + {i}, {lit(t)}, {lit(d)}::jsonb, {lit(m)}::jsonb, now(), "
-        f"{lit(p)}, {lit(h)})"
-        for i, (t, d, m, p, h) in enumerate(batch, start=1)
+        f"{lit(p)}, {lit(h)}, {lit(b)}, 2)"
+        for i, (t, d, m, p, h, b) in enumerate(batch, start=1)
     )
     return (
         "BEGIN;\n"
         "SELECT version AS v FROM matches WHERE id = 'raw-' || :client_id \\gset\n"
         f"UPDATE matches SET version = :v + {len(batch)}, updated_at = now() "
         "WHERE id = 'raw-' || :client_id AND version = :v;\n"
-        "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash) "
-        f"VALUES\n  {values};\n"
+        "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash, "
+        f"body, envelope) VALUES\n  {values};\n"
         "END;\n"
     )
 

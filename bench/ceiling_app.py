@@ -25,8 +25,8 @@ from litestar import Litestar, post
 from litestar.datastructures import State
 
 INSERT = (
-    "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash) "
-    "VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, now(), %s, %s)"
+    "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash, "
+    "body, envelope) VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, now(), %s, %s, %s, 2)"
 )
 
 
@@ -52,8 +52,8 @@ async def command(client: int, state: State) -> dict[str, Any]:
                 await c.executemany(
                     INSERT,
                     [
-                        (match_id, version + i, typ, data, meta, prev, h)
-                        for i, (typ, data, meta, prev, h) in enumerate(batch, start=1)
+                        (match_id, version + i, typ, data, meta, prev, h, body)
+                        for i, (typ, data, meta, prev, h, body) in enumerate(batch, start=1)
                     ],
                 )
     finally:

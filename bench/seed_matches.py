@@ -69,10 +69,11 @@ def play(index: int, first_seed: int) -> tuple[str, list[str], list[str]]:
         CreateMatch,
         SeatSpec,
         apply,
+        chain_hash,
         encode_event,
-        event_hash,
         event_type,
         initial_state,
+        record_body,
     )
 
     seed = first_seed + index
@@ -97,14 +98,21 @@ def play(index: int, first_seed: int) -> tuple[str, list[str], list[str]]:
     lines = []
     prev = GENESIS_HASH
     version = 0
+    recorded_at = created.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     for step in steps:
         meta = _copy_text(msgspec.json.encode(_meta(step)).decode())
         for e in step.events:
             version += 1
-            h = event_hash(prev, e)
+            body = record_body(
+                match_id=match_id, version=version, event=e, meta=_meta(step),
+                recorded_at=recorded_at,
+            )  # fmt: skip
+            h = chain_hash(prev, body)
             data = _copy_text(encode_event(e).decode())
+            record = _copy_text(body.decode())
             lines.append(
                 f"{match_id}\t{version}\t{event_type(e)}\t{data}\t{meta}\t{stamp}\t{prev}\t{h}"
+                f"\t{record}\t2"
             )
             prev = h
     return match_line, lines, []
@@ -130,8 +138,8 @@ def seed_chunk(args: tuple[str, str, int, int, int]) -> tuple[int, int]:
         ) as cp:
             cp.write(matches.getvalue())
         with cur.copy(
-            "COPY events (match_id, version, type, data, meta, recorded_at, prev_hash, hash) "
-            "FROM STDIN"
+            "COPY events (match_id, version, type, data, meta, recorded_at, prev_hash, hash, "
+            "body, envelope) FROM STDIN"
         ) as cp:
             cp.write(events.getvalue())
         conn.commit()

@@ -16,6 +16,7 @@ from domain.commands import (
     StartRound,
 )  # fmt: skip
 from domain.decide import apply, decide, losers
+from domain.envelope import chain_hash, record_body
 from domain.errors import DomainError
 from domain.events import (
     EVENT_TYPES,
@@ -26,7 +27,7 @@ from domain.events import (
     event_type,
 )  # fmt: skip
 from domain.evolve import evolve, fold
-from domain.fairness import GENESIS_HASH, commitment, event_hash, shuffled_round
+from domain.fairness import GENESIS_HASH, commitment, shuffled_round
 from domain.pending import PendingDecision, pending
 from domain.state import MatchState, RoundState, initial_state, is_terminal
 from domain.transcript import transcript
@@ -36,7 +37,7 @@ __all__ = [
     "BOT_LEVELS", "CARDS", "CHOICES", "EVENT_TYPES", "GENESIS_HASH",
     "Choice", "Choose", "ClaimSeat", "Command", "CreateMatch", "DomainError", "Event", "MatchState",
     "MatchView", "PendingDecision", "RoundState", "SeatSpec", "StartRound",
-    "apply", "commitment", "decide", "decode_event", "decode_events", "encode_event",
-    "event_hash", "event_type", "evolve", "fold", "initial_state", "is_terminal", "losers",
-    "pending", "rank", "redact", "shuffled_round", "transcript", "value", "view",
+    "apply", "chain_hash", "commitment", "decide", "decode_event", "decode_events",
+    "encode_event", "event_type", "evolve", "fold", "initial_state", "is_terminal", "losers",
+    "pending", "rank", "record_body", "redact", "shuffled_round", "transcript", "value", "view",
 ]  # fmt: skip

@@ -3,7 +3,9 @@
 Five independent checks, each reporting pass or fail with the first offending event:
 
 - ``hash_chain``: versions run 1, 2, …; each record chains onto the previous hash (the first
-  onto ``GENESIS_HASH``) and its hash is ``event_hash(prev_hash, event)``;
+  onto ``GENESIS_HASH``), its hash is ``chain_hash(prev_hash, record bytes)``, its bytes are
+  canonical (envelope 2) and hold the event the other checks read, and every record names the
+  same match (``domain.envelope``);
 - ``commitments``: every round's published commitment equals ``commitment(salt, pack)`` for
   the salt and pack revealed when the round ends;
 - ``replay``: the decisions read off the log (creation, round starts with their revealed pack,
@@ -31,6 +33,18 @@ import msgspec
 from domain.cards import CARD_SET, rank
 from domain.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
 from domain.decide import apply, losers
+from domain.envelope import (
+    LEGACY_ENVELOPE,
+    RECORD_ENVELOPE,
+    BadRecord,
+    chain_hash,
+    export_line,
+    is_canonical,
+    legacy_body,
+    legacy_event,
+    parse_body,
+    record_body,
+)
 from domain.errors import DomainError
 from domain.events import (
     CardRevealed,
@@ -52,11 +66,12 @@ from domain.events import (
     RoundStarted,
     SeatClaimed,
     SeatEliminated,
+    UnknownEvent,
     encode_event,
     event_type,
 )
 from domain.evolve import evolve
-from domain.fairness import GENESIS_HASH, commitment, event_hash
+from domain.fairness import GENESIS_HASH, commitment
 from domain.state import MatchState, RoundState, initial_state
 
 CheckName = Literal["hash_chain", "commitments", "replay", "conservation", "lives", "complete"]
@@ -71,13 +86,32 @@ CHECKS: Final[tuple[CheckName, ...]] = (
 
 
 class AuditRecord(msgspec.Struct, frozen=True):
-    """One stored event as exported: its version, the event, and its place in the hash chain."""
+    """One stored event as exported: its version, the event, its record bytes and its hashes.
+
+    ``body`` is the record exactly as hashed (``domain.envelope``); ``event`` is what the
+    checks read, and must be the event ``body`` holds (the hash-chain check makes sure).
+    """
 
     version: int
     event: Event
     prev_hash: str
     hash: str
-    type: str | None = None  # the exported ``type`` column, when the export has one
+    body: bytes
+    envelope: int = RECORD_ENVELOPE
+    #: envelope 1 only: what the record bytes do not cover (match_id, version, meta, time)
+    context: dict[str, Any] | None = None
+    type: str | None = None  # the ``type`` label of a line exported before revision 0002
+
+    @property
+    def match_id(self) -> str | None:
+        """The match the record belongs to (hashed in envelope 2, a bare label in 1)."""
+        if self.envelope == RECORD_ENVELOPE:
+            try:
+                return parse_body(self.body).match_id
+            except BadRecord:
+                return None
+        label = (self.context or {}).get("match_id")
+        return label if isinstance(label, str) else None
 
 
 class CheckResult(msgspec.Struct, frozen=True):
@@ -95,6 +129,12 @@ class AuditReport(msgspec.Struct, frozen=True):
     rounds: int
     winner: int | None
     checks: tuple[CheckResult, ...]
+    #: what a signature over the match binds: its id, its last version and that event's hash
+    match_id: str | None = None
+    final_version: int = 0
+    final_hash: str | None = None
+    #: 1 when any record is of the legacy envelope (its match id and metadata are not hashed)
+    envelope: int = RECORD_ENVELOPE
 
     @property
     def ok(self) -> bool:
@@ -126,14 +166,70 @@ class _Fail(Exception):
 
 # --- reading and writing records -----------------------------------------------------------
 
-_event_decoder: Final = msgspec.json.Decoder(Event)
+
+class SealClaim(msgspec.Struct, frozen=True):
+    """A signature an export says the service made over its final hash (checked in ``api``)."""
+
+    match_id: str
+    version: int
+    final_hash: str
+    key_id: str
+    signature: str
+    algorithm: str = "Ed25519"
+
+
+class Export(msgspec.Struct, frozen=True):
+    """A parsed export: its records, and the seal line's signature and public keys if any."""
+
+    records: list[AuditRecord]
+    seal: SealClaim | None = None
+    keys: tuple[dict[str, Any], ...] = ()
+
+
+class _RecordLine(msgspec.Struct):
+    hash: str
+    prev_hash: str
+    record: msgspec.Raw
+    legacy: dict[str, Any] | None = None
+
+
+class _SealLine(msgspec.Struct):
+    seal: SealClaim
+    keys: list[dict[str, Any]] = []
+
+
+_record_line: Final = msgspec.json.Decoder(_RecordLine)
+_seal_line: Final = msgspec.json.Decoder(_SealLine)
+
+
+def _from_record_line(raw: bytes, line: int) -> AuditRecord:
+    try:
+        obj = _record_line.decode(raw)
+    except msgspec.DecodeError as error:
+        raise AuditInputError(line, f"not a record line: {error}") from None
+    body = bytes(obj.record)
+    try:
+        if obj.legacy is None:
+            record = parse_body(body)
+            return AuditRecord(record.version, record.event, obj.prev_hash, obj.hash, body)
+        version = obj.legacy.get("version")
+        if not isinstance(version, int):
+            raise AuditInputError(line, "a legacy record needs its version under 'legacy'")
+        return AuditRecord(
+            version, legacy_event(body), obj.prev_hash, obj.hash, body, LEGACY_ENVELOPE,
+            obj.legacy,
+        )  # fmt: skip
+    except (BadRecord, UnknownEvent, msgspec.ValidationError) as error:
+        raise AuditInputError(line, f"not a valid record: {error}") from None
 
 
 def parse_record(obj: Any, line: int = 0) -> AuditRecord:
-    """One export object ``{"version", "type", "data": {...}, "prev_hash", "hash", …}``.
+    """One line of an export made before schema revision 0002 (envelope 1):
+    ``{"version", "type", "data": {...}, "prev_hash", "hash", …}``.
 
-    ``data`` is the event's JSON with or without its ``type`` tag; an ``event`` key is accepted
-    in place of ``data``. Other keys (``match_id``, ``recorded_at``, ``meta``) are ignored.
+    ``data`` is the event's JSON with or without its ``type`` tag, in any key order; an
+    ``event`` key is accepted in place of ``data``. ``match_id``, ``meta`` and ``recorded_at``
+    are kept as the record's unhashed context.
     """
     if not isinstance(obj, dict):
         raise AuditInputError(line, "a record must be a JSON object")
@@ -145,10 +241,14 @@ def parse_record(obj: Any, line: int = 0) -> AuditRecord:
         if not isinstance(declared, str):
             raise AuditInputError(line, "the record names no event type")
         data = {"type": declared, **data}
+    type_ = data["type"]
     try:
-        event = msgspec.convert(data, Event)
+        if not isinstance(type_, str):
+            raise BadRecord("the event type must be a string")
+        body = legacy_body(type_, data)
+        event = legacy_event(body)
         version, prev_hash, digest = obj["version"], obj["prev_hash"], obj["hash"]
-    except msgspec.ValidationError as error:
+    except (BadRecord, UnknownEvent, msgspec.ValidationError) as error:
         raise AuditInputError(line, f"not a valid event: {error}") from None
     except KeyError as error:
         raise AuditInputError(line, f"the record has no {error.args[0]!r}") from None
@@ -158,16 +258,24 @@ def parse_record(obj: Any, line: int = 0) -> AuditRecord:
         or not isinstance(digest, str)
     ):
         raise AuditInputError(line, "version must be an integer, prev_hash and hash strings")
+    context = {k: obj[k] for k in ("match_id", "version", "meta", "recorded_at") if k in obj}
     return AuditRecord(
-        version, event, prev_hash, digest, declared if isinstance(declared, str) else None
-    )
+        version, event, prev_hash, digest, body, LEGACY_ENVELOPE, context,
+        declared if isinstance(declared, str) else None,
+    )  # fmt: skip
 
 
-def parse_ndjson(text: str | bytes) -> list[AuditRecord]:
-    """Records from an NDJSON export, one JSON object a line (blank lines are skipped)."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")
+def parse_export(text: str | bytes) -> Export:
+    """An NDJSON export: one record a line (blank lines skipped), and at most one seal line.
+
+    Reads today's lines (``{"hash", "prev_hash", "record"}``, docs/API.md "Exports") and the
+    lines of exports made before schema revision 0002 (:func:`parse_record`).
+    """
+    if isinstance(text, str):
+        text = text.encode("utf-8")
     records: list[AuditRecord] = []
+    seal: SealClaim | None = None
+    keys: tuple[dict[str, Any], ...] = ()
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -175,36 +283,68 @@ def parse_ndjson(text: str | bytes) -> list[AuditRecord]:
             obj = msgspec.json.decode(line)
         except msgspec.DecodeError as error:
             raise AuditInputError(number, f"not JSON: {error}") from None
-        records.append(parse_record(obj, number))
-    return records
+        if isinstance(obj, dict) and "record" in obj:
+            records.append(_from_record_line(line, number))
+        elif isinstance(obj, dict) and "seal" in obj:
+            if seal is not None:
+                raise AuditInputError(number, "a second seal line")
+            try:
+                sealed = _seal_line.decode(line)
+            except msgspec.DecodeError as error:
+                raise AuditInputError(number, f"not a seal line: {error}") from None
+            seal, keys = sealed.seal, tuple(sealed.keys)
+        else:
+            records.append(parse_record(obj, number))
+    return Export(records, seal, keys)
 
 
-def chain(events: Iterable[Event]) -> list[AuditRecord]:
-    """Records for ``events`` as the store writes them: versions from 1, hashes chained."""
+def parse_ndjson(text: str | bytes) -> list[AuditRecord]:
+    """The records of an NDJSON export (see :func:`parse_export`; a seal line is skipped)."""
+    return parse_export(text).records
+
+
+#: the time written into records chained in memory (:func:`chain`), which have none
+UNRECORDED: Final = "1970-01-01T00:00:00.000000Z"
+
+
+def chain(
+    events: Iterable[Event],
+    *,
+    match_id: str = "00000000-0000-0000-0000-000000000000",
+    metas: Sequence[dict[str, Any] | None] | None = None,
+    recorded_at: str = UNRECORDED,
+) -> list[AuditRecord]:
+    """Records for ``events`` as the store writes them: envelope 2, versions from 1, chained."""
     records: list[AuditRecord] = []
     prev = GENESIS_HASH
     for version, event in enumerate(events, start=1):
-        digest = event_hash(prev, event)
-        records.append(AuditRecord(version, event, prev, digest, event_type(event)))
+        meta = metas[version - 1] if metas is not None else None
+        body = record_body(
+            match_id=match_id, version=version, event=event, meta=meta, recorded_at=recorded_at
+        )
+        digest = chain_hash(prev, body)
+        records.append(AuditRecord(version, event, prev, digest, body))
         prev = digest
     return records
 
 
+def export_line_of(record: AuditRecord) -> bytes:
+    """The export line of one record (the shape :func:`parse_export` reads)."""
+    context = record.context if record.envelope == LEGACY_ENVELOPE else None
+    if record.envelope == LEGACY_ENVELOPE and context is None:
+        context = {"version": record.version}
+    return export_line(record.body, record.prev_hash, record.hash, context)
+
+
 def record_json(record: AuditRecord) -> dict[str, Any]:
-    """The export object of one record (the shape ``parse_record`` reads)."""
-    return {
-        "version": record.version,
-        "type": event_type(record.event),
-        "data": msgspec.json.decode(encode_event(record.event)),
-        "prev_hash": record.prev_hash,
-        "hash": record.hash,
-    }
+    """The export object of one record, decoded (for display)."""
+    obj: dict[str, Any] = msgspec.json.decode(export_line_of(record))
+    return obj
 
 
 def to_ndjson(records: Iterable[AuditRecord]) -> str:
-    """An NDJSON export of ``records``: one object a line, ending with a newline."""
-    encode = msgspec.json.encode
-    return "".join(encode(record_json(r)).decode("utf-8") + "\n" for r in records)
+    """An NDJSON export of ``records``: one line each, ending with a newline."""
+    return b"".join(export_line_of(r) for r in records).decode("utf-8")
 
 
 # --- the checks ----------------------------------------------------------------------------
@@ -222,8 +362,22 @@ def _short(event: Event) -> str:
     return encode_event(event).decode("utf-8")
 
 
+def _held(record: AuditRecord) -> tuple[int, Event]:
+    """The version and event a record's bytes hold (:class:`_Fail` if they hold none)."""
+    v = record.version
+    try:
+        if record.envelope == RECORD_ENVELOPE:
+            stored = parse_body(record.body)
+            return stored.version, stored.event
+        return v, legacy_event(record.body)
+    except (BadRecord, UnknownEvent, msgspec.ValidationError) as error:
+        raise _Fail(v, f"v{v}'s record cannot be read: {error}") from None
+
+
 def _check_chain(records: Sequence[AuditRecord]) -> int:
     prev = GENESIS_HASH
+    match_id = records[0].match_id if records else None
+    seen_current = False
     for expected, record in enumerate(records, start=1):
         if record.version != expected:
             found = f"v{record.version} is found where v{expected} belongs"
@@ -239,9 +393,24 @@ def _check_chain(records: Sequence[AuditRecord]) -> int:
                 expected,
                 f"v{expected} is labelled {record.type} but holds {event_type(record.event)}",
             )
-        if event_hash(prev, record.event) != record.hash:
+        if chain_hash(prev, record.body) != record.hash:
             raise _Fail(
-                expected, f"v{expected}'s hash does not match its content: the event was altered"
+                expected, f"v{expected}'s hash does not match its record: the event was altered"
+            )
+        if record.envelope == RECORD_ENVELOPE:
+            seen_current = True
+            if not is_canonical(record.body):
+                raise _Fail(expected, f"v{expected}'s record is not in canonical form")
+        elif seen_current:
+            raise _Fail(expected, f"v{expected} is a legacy record after current ones")
+        version, event = _held(record)
+        if version != expected or event != record.event:
+            raise _Fail(
+                expected, f"v{expected} differs from the record its hash covers: it was altered"
+            )
+        if record.match_id != match_id:
+            raise _Fail(
+                expected, f"v{expected} belongs to match {record.match_id}, v1 to {match_id}"
             )
         prev = record.hash
     return len(records)
@@ -625,7 +794,17 @@ def audit(records: Sequence[AuditRecord]) -> AuditReport:
     checks = tuple(_run(name, partial(body, records)) for name, body in bodies.items())
     ends = [r.event for r in records if isinstance(r.event, RoundEnded)]
     winner = next((r.event.winner for r in records if isinstance(r.event, MatchWon)), None)
-    return AuditReport(events=len(records), rounds=len(ends), winner=winner, checks=checks)
+    last = records[-1] if records else None
+    return AuditReport(
+        events=len(records),
+        rounds=len(ends),
+        winner=winner,
+        checks=checks,
+        match_id=records[0].match_id if records else None,
+        final_version=last.version if last is not None else 0,
+        final_hash=last.hash if last is not None else None,
+        envelope=min((r.envelope for r in records), default=RECORD_ENVELOPE),
+    )
 
 
 def audit_events(events: Iterable[Event]) -> AuditReport:

@@ -2,11 +2,20 @@
 
 Fields that carry a card some seats may not see are ``str | None``: the stored event always
 has the card, ``views.redact`` blanks it for whoever may not see it.
+
+Events evolve: each type has a ``schema_version`` (1 until its fields change), stored with
+every event. Changing a type's fields means bumping its ``schema_version`` to n + 1 and giving
+it a static ``upcast_vn_vn1(data) -> data`` that lifts the stored data of version n; reading
+runs the upcasters in turn (:func:`event_from_data`), so old streams keep loading. An added
+optional field needs only its default (old data decodes without it) — bump the version anyway
+when the meaning of old data changes. Hashes never depend on this: they are checked on the
+stored bytes (``domain.envelope``).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -17,7 +26,8 @@ PackEnd = Literal["bottom", "top"]
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, omit_defaults=False):
-    pass
+    #: the version of this type's data layout; see the module docstring
+    schema_version: ClassVar[int] = 1
 
 
 def _snake(name: str) -> str:
@@ -184,9 +194,22 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     PackExchanged, DealerKept, RoundScored, LivesReset, RoundEnded, MatchWon,
 )  # fmt: skip
 
+#: each event class by its tag (the stored ``type``)
+EVENT_CLASSES: dict[str, type[_Event]] = {
+    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    for cls in EVENT_TYPES
+}
+
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Event)
 _list_decoder = msgspec.json.Decoder(list[Event])
+_data_decoders: dict[str, msgspec.json.Decoder[Any]] = {
+    tag: msgspec.json.Decoder(cls) for tag, cls in EVENT_CLASSES.items()
+}
+
+
+class UnknownEvent(ValueError):
+    """Stored data this code cannot read: an unknown type, or a schema version from the future."""
 
 
 def event_type(event: Event) -> str:
@@ -194,8 +217,60 @@ def event_type(event: Event) -> str:
     return event.__struct_config__.tag  # type: ignore[return-value]
 
 
+def schema_version(event: Event) -> int:
+    """The schema version an event of this type is written with today."""
+    return type(event).schema_version
+
+
+def event_data(event: Event) -> dict[str, Any]:
+    """The event's fields as JSON values, without its ``type`` tag (what the record stores)."""
+    data: dict[str, Any] = msgspec.to_builtins(event)
+    del data["type"]
+    return data
+
+
+def _upcast(cls: type[_Event], type_: str, schema: int, data: dict[str, Any]) -> dict[str, Any]:
+    if not 1 <= schema <= cls.schema_version:
+        raise UnknownEvent(
+            f"{type_} schema version {schema}: this code reads versions 1 to {cls.schema_version}"
+        )
+    for version in range(schema, cls.schema_version):
+        step: Callable[[dict[str, Any]], dict[str, Any]] = getattr(
+            cls, f"upcast_v{version}_v{version + 1}"
+        )
+        data = step(dict(data))
+    return data
+
+
+def event_from_data(type_: str, schema: int, data: dict[str, Any]) -> Event:
+    """The event stored as ``type_`` at ``schema`` with ``data``, upcast to today's version.
+
+    Raises :class:`UnknownEvent` for a type or version this code does not know, and
+    ``msgspec.ValidationError`` for data that does not fit the type.
+    """
+    cls = EVENT_CLASSES.get(type_)
+    if cls is None:
+        raise UnknownEvent(f"unknown event type {type_!r}")
+    data = _upcast(cls, type_, schema, data)
+    return msgspec.convert(data, cls)  # type: ignore[return-value]
+
+
+def event_from_json(type_: str, schema: int, data: bytes | str) -> Event:
+    """:func:`event_from_data` for the data's JSON text (decoded directly when current)."""
+    cls = EVENT_CLASSES.get(type_)
+    if cls is None:
+        raise UnknownEvent(f"unknown event type {type_!r}")
+    if schema == cls.schema_version:
+        return _data_decoders[type_].decode(data)  # type: ignore[no-any-return]
+    return event_from_data(type_, schema, msgspec.json.decode(data))
+
+
 def encode_event(event: Event) -> bytes:
-    """Canonical bytes: msgspec JSON, fields in declaration order, tag first."""
+    """The event as JSON, tag first then fields in declaration order.
+
+    A plain serialisation (tests, benchmarks, the ``data`` column): what is hashed is the
+    record of ``domain.envelope``, never this.
+    """
     return _encoder.encode(event)
 
 

@@ -1,4 +1,7 @@
-"""Shuffle commitments and the per-match hash chain (see docs/ARCHITECTURE.md)."""
+"""Shuffle commitments and the genesis of the per-match hash chain (see docs/ARCHITECTURE.md).
+
+The chain itself hashes stored records: ``domain.envelope``.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ from typing import Final, Protocol
 
 from domain.cards import CARDS
 from domain.commands import StartRound
-from domain.events import Event, encode_event
 
 GENESIS_HASH: Final = "0" * 64
 
@@ -32,8 +34,3 @@ def shuffled_round(rng: RandomSource, salt_bytes: int = 16) -> StartRound:
     pack = list(CARDS)
     rng.shuffle(pack)
     return StartRound(tuple(pack), rng.randbytes(salt_bytes).hex())
-
-
-def event_hash(prev_hash: str, event: Event) -> str:
-    """sha256(prev_hash as ASCII hex ‖ canonical JSON of the event), hex."""
-    return hashlib.sha256(prev_hash.encode("ascii") + encode_event(event)).hexdigest()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from api.keys import BadKey, KeyRing
 from domain.audit import AuditInputError
 from viewer import remote, session
 from viewer.ui import N, T, api_url
@@ -31,7 +32,7 @@ def open_from_api(match_id: str) -> bool:
     """Load a finished match's export from the API; False (with a message) if that fails."""
     try:
         data = remote.export(api_url(), match_id)
-        session.open_match(session.from_ndjson(match_id[:8], data, match_id))
+        session.open_match(session.from_ndjson(match_id[:8], data, match_id, trusted_keys()))
     except remote.ApiUnavailable as error:
         _say("warning", T("api.down", url=api_url(), error=error))
         return False
@@ -45,12 +46,21 @@ def open_from_api(match_id: str) -> bool:
     return True
 
 
+def trusted_keys() -> KeyRing:
+    """The signing keys of the API this viewer uses (none if it does not answer)."""
+    try:
+        return KeyRing.from_document(remote.signing_keys(api_url()))
+    except (remote.ApiUnavailable, remote.ApiError, BadKey):
+        return KeyRing()
+
+
 def _uploaded() -> None:
     upload = st.session_state.get("upload")
     if upload is None:
         return
     try:
-        session.open_match(session.from_ndjson(upload.name, upload.getvalue()))
+        opened = session.from_ndjson(upload.name, upload.getvalue(), trusted=trusted_keys())
+        session.open_match(opened)
         st.query_params.pop("match", None)
     except AuditInputError as error:
         _say("error", T("load.bad_file", error=error))

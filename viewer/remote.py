@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import islice
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 
 from api.client import ApiError, Client, MatchSummary, RetryPolicy
 
-__all__ = ["ApiError", "ApiUnavailable", "connect", "export", "finished_or_all"]
+__all__ = [
+    "ApiError", "ApiUnavailable", "connect", "export", "finished_or_all", "signing_keys",
+]  # fmt: skip
 
 PATIENCE = RetryPolicy(attempts=2, backoff=0.1, max_backoff=0.5)
 LISTED = 500  # at most this many matches on the Matches page (newest first)
@@ -56,3 +58,8 @@ def finished_or_all(url: str, finished_only: bool) -> list[MatchSummary]:
 def export(url: str, match_id: str) -> str:
     """The complete NDJSON log of a finished match (the API refuses unfinished ones: 409)."""
     return call(url, None, lambda client: client.export(match_id))
+
+
+def signing_keys(url: str) -> dict[str, Any]:
+    """The service's public signing keys (``GET /.well-known/cuccu-keys.json``)."""
+    return call(url, None, lambda client: client.signing_keys())

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from domain.audit import AuditRecord, AuditReport, audit, chain, parse_ndjson
+from api.keys import KeyRing
+from api.signing import SealCheck, check_seal
+from domain.audit import AuditRecord, AuditReport, audit, chain, parse_export
 from viewer.replay_model import Replay
 from viewer.simulate import bot_match
 
@@ -21,15 +23,24 @@ class OpenMatch:
     records: Sequence[AuditRecord]
     replay: Replay
     report: AuditReport
+    #: the service's signature checked against the keys of the API the viewer uses (None for
+    #: a sample, which no service recorded)
+    signature: SealCheck | None = None
 
 
 def build(label: str, records: Sequence[AuditRecord], match_id: str | None = None) -> OpenMatch:
     return OpenMatch(label, match_id, records, Replay(records), audit(records))
 
 
-def from_ndjson(label: str, data: bytes | str, match_id: str | None = None) -> OpenMatch:
-    """Raises ``domain.audit.AuditInputError`` for an unreadable export."""
-    return build(label, parse_ndjson(data), match_id)
+def from_ndjson(
+    label: str, data: bytes | str, match_id: str | None = None, trusted: KeyRing | None = None
+) -> OpenMatch:
+    """An export, audited and its signature checked against ``trusted`` (never against the
+    keys the export carries). Raises ``domain.audit.AuditInputError`` if it is unreadable."""
+    exported = parse_export(data)
+    opened = build(label, exported.records, match_id)
+    opened.signature = check_seal(opened.report, exported.seal, exported.keys, trusted or KeyRing())
+    return opened
 
 
 def sample(seed: int, label: str) -> OpenMatch:

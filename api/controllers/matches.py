@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.enums import RequestEncodingType
 from litestar.openapi.spec import Example
@@ -17,6 +18,7 @@ from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
+from api.export import sealed_export
 from api.models import (
     DEFAULT_BOT_LEVEL,
     EXPERT_MAX_SEAT_LIVES,
@@ -28,7 +30,6 @@ from api.models import (
     CreateMatchIn,
     EventOut,
     EventPage,
-    ExportLine,
     MatchList,
     MatchOut,
     MatchStatus,
@@ -590,13 +591,18 @@ class MatchController(Controller):
         "/{match_id:str}/export",
         summary="Export a finished match",
         description=(
-            "NDJSON: one line per stored event, complete and unredacted, with its hash chain "
-            "(`prev_hash`, `hash`). Only for finished matches (409 before)."
+            'NDJSON: one line per stored event, `{"hash", "prev_hash", "record"}`, '
+            "complete and unredacted, the record exactly as it was hashed; then one line "
+            '`{"keys", "seal"}` with the service\'s Ed25519 signature over the final hash '
+            "(absent when signing is off). Only for finished matches (409 before). See "
+            'docs/API.md, "Exports".'
         ),
         responses=responses(404, 409, 422, 503),
         media_type="application/x-ndjson",
     )
-    async def export(self, match_id: MatchId, store: NamedDependency[EventStore]) -> Stream:
+    async def export(
+        self, match_id: MatchId, store: NamedDependency[EventStore], state: State
+    ) -> Stream:
         record = await existing(store, match_id)
         if record.status != "over":
             raise ServiceError(
@@ -604,27 +610,9 @@ class MatchController(Controller):
                 "the complete log is exported only once the match is over",
             )  # fmt: skip
         stored = await store.load(match_id)
+        body = await sealed_export(match_id, stored, state.get("sealer"), over=True)
         return Stream(
-            iter([export_lines(stored)]),
+            iter([body]),
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="cuccu-{match_id}.ndjson"'},
         )
-
-
-def export_lines(stored: Sequence[StoredEvent]) -> bytes:
-    return b"".join(
-        _encoder.encode(
-            ExportLine(
-                match_id=s.match_id,
-                version=s.version,
-                type=s.type,
-                data=s.data,
-                meta=s.meta,
-                recorded_at=s.recorded_at,
-                prev_hash=s.prev_hash,
-                hash=s.hash,
-            )
-        )
-        + b"\n"
-        for s in stored
-    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +22,17 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from api.store import tables as t
 from api.store.notify import CHANNEL, Notifier
-from domain import GENESIS_HASH, Event, decode_event, encode_event, event_hash, event_type
+from domain import GENESIS_HASH, Event, event_type
+from domain.envelope import (
+    LEGACY_ENVELOPE,
+    RECORD_ENVELOPE,
+    BadRecord,
+    chain_hash,
+    is_legacy,
+    legacy_event,
+    parse_body,
+    record_body,
+)
 
 
 class ConcurrencyError(Exception):
@@ -35,8 +44,8 @@ class StoreUnavailable(Exception):
 
 
 INSERT_EVENT = (
-    "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash) "
-    "VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s)"
+    "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash, "
+    "body, envelope) VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, %s)"
 )
 INSERT_TOKEN = "INSERT INTO seat_tokens (match_id, seat, token_sha256) VALUES (%s, %s, %s)"
 INSERT_IDEMPOTENCY = (
@@ -69,21 +78,33 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def record_time(stamp: dt.datetime) -> str:
+    """A UTC instant as records write it: ``YYYY-MM-DDTHH:MM:SS.ffffffZ`` (always 6 digits)."""
+    return stamp.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     position: int
     match_id: str
     version: int
     type: str
-    data: dict[str, Any]
     meta: dict[str, Any] | None
     recorded_at: dt.datetime
     prev_hash: str
     hash: str
+    #: the record exactly as hashed (``domain.envelope``); exports serve it verbatim
+    body: str
+    #: 2 for records written since revision 0002, 1 for older (legacy) ones
+    envelope: int = RECORD_ENVELOPE
 
     @property
     def event(self) -> Event:
-        return decode_event(msgspec.json.encode(self.data))
+        """The event its record holds, upcast to today's schema (never the ``data`` column)."""
+        body = self.body.encode("utf-8")
+        if self.envelope == LEGACY_ENVELOPE:
+            return legacy_event(body)
+        return parse_body(body).event
 
 
 @dataclass(frozen=True)
@@ -139,23 +160,26 @@ def _aware(stamp: dt.datetime) -> dt.datetime:
 
 
 def _row_to_event(row: sa.Row[Any]) -> StoredEvent:
-    data = row.data
     meta = row.meta
-    if isinstance(data, str):  # some drivers hand JSON back as text
-        data = msgspec.json.decode(data)
-    if isinstance(meta, str):
+    if isinstance(meta, str):  # some drivers hand JSON back as text
         meta = msgspec.json.decode(meta)
     return StoredEvent(
         position=row.position,
         match_id=row.match_id,
         version=row.version,
         type=row.type,
-        data=data,
         meta=meta,
         recorded_at=_aware(row.recorded_at),
         prev_hash=row.prev_hash,
         hash=row.hash,
+        body=row.body,
+        envelope=row.envelope,
     )
+
+
+def _stored(row: Mapping[str, Any]) -> StoredEvent:
+    """The stored event of a row just written (its position is known only on reading)."""
+    return StoredEvent(position=0, **{k: v for k, v in row.items() if k != "data"})
 
 
 def _row_to_match(row: sa.Row[Any]) -> MatchRecord:
@@ -175,10 +199,29 @@ def _row_to_match(row: sa.Row[Any]) -> MatchRecord:
 
 
 def verify_chain(stored: Sequence[StoredEvent]) -> None:
-    """Raise :class:`ChainBroken` unless every event hashes onto its predecessor."""
+    """Raise :class:`ChainBroken` unless every record hashes onto its predecessor.
+
+    Checked on the stored record bytes, as hashed, so a stream verifies whatever became of
+    the event types since; an envelope-2 record must also name the row's match and version
+    (envelope-1 records do not cover them, and may only come before envelope-2 ones).
+    """
     prev = GENESIS_HASH
+    current = False
     for i, ev in enumerate(stored, start=1):
-        if ev.version != i or ev.prev_hash != prev or event_hash(prev, ev.event) != ev.hash:
+        body = ev.body.encode("utf-8")
+        broken = ev.version != i or ev.prev_hash != prev or chain_hash(prev, body) != ev.hash
+        if not broken and (ev.envelope == LEGACY_ENVELOPE) != is_legacy(body):
+            broken = True
+        elif not broken and ev.envelope == RECORD_ENVELOPE:
+            current = True
+            try:
+                record = parse_body(body)
+                broken = (record.match_id, record.version) != (ev.match_id, ev.version)
+            except BadRecord:
+                broken = True
+        elif not broken and current:
+            broken = True  # a legacy record after current ones: coverage stripped
+        if broken:
             raise ChainBroken(f"match {ev.match_id}: hash chain broken at version {ev.version}")
         prev = ev.hash
 
@@ -219,7 +262,8 @@ class EventStore:
     ) -> list[StoredEvent]:
         """The stream of ``match_id`` from version ``after + 1``, in order."""
         query = (
-            sa.select(t.events)
+            # not ``data``: a copy for queries; the event is read from its record (``body``)
+            sa.select(*(c for c in t.events.c if c.name != "data"))
             .where(t.events.c.match_id == match_id, t.events.c.version > after)
             .order_by(t.events.c.version)
         )
@@ -357,24 +401,32 @@ class EventStore:
         ``expected_version`` (or the match id or idempotency key was taken meanwhile).
         """
         stamp = now()
+        recorded_at = record_time(stamp)
         rows: list[dict[str, Any]] = []
-        texts: list[str] = []  # each event's canonical JSON, encoded once
+        texts: list[str] = []  # each event's data as JSON text, encoded once
         prev = prev_hash
         for i, event in enumerate(events, start=expected_version + 1):
-            encoded = encode_event(event)
-            h = hashlib.sha256(prev.encode("ascii") + encoded).hexdigest()  # = event_hash()
-            texts.append(encoded.decode())
             m = metas[i - expected_version - 1] if metas is not None else meta
+            m = dict(m) if m is not None else None
+            # the record is encoded and hashed once, here; it is stored and exported as is
+            body = record_body(
+                match_id=match_id, version=i, event=event, meta=m, recorded_at=recorded_at
+            )
+            h = chain_hash(prev, body)
+            data = msgspec.to_builtins(event)
+            texts.append(msgspec.json.encode(data).decode())
             rows.append(
                 {
                     "match_id": match_id,
                     "version": i,
                     "type": event_type(event),
-                    "data": msgspec.json.decode(encoded),
-                    "meta": dict(m) if m is not None else None,
+                    "data": data,
+                    "meta": m,
                     "recorded_at": stamp,
                     "prev_hash": prev,
                     "hash": h,
+                    "body": body.decode("utf-8"),
+                    "envelope": RECORD_ENVELOPE,
                 }
             )
             prev = h
@@ -394,7 +446,7 @@ class EventStore:
                 new_match,
             )  # fmt: skip
             self.notifier.publish(match_id, summary.version)
-            return [StoredEvent(position=0, **r) for r in rows]
+            return [_stored(r) for r in rows]
         # NOTIFY rides on the match row's statement (one round trip less); it is delivered
         # only if the transaction commits
         notify = (
@@ -482,10 +534,7 @@ class EventStore:
                 break
         if rows:
             self.notifier.publish(match_id, summary.version)
-        return [
-            StoredEvent(position=0, **{k: v for k, v in r.items()})  # position filled on read
-            for r in rows
-        ]
+        return [_stored(r) for r in rows]
 
     async def _append_pipelined(
         self,
@@ -546,7 +595,7 @@ class EventStore:
             (
                 r["match_id"], r["version"], r["type"], text,
                 None if r["meta"] is None else msgspec.json.encode(r["meta"]).decode(),
-                r["recorded_at"], r["prev_hash"], r["hash"],
+                r["recorded_at"], r["prev_hash"], r["hash"], r["body"], r["envelope"],
             )
             for r, text in zip(rows, texts, strict=True)
         ]  # fmt: skip

@@ -59,7 +59,30 @@ events = sa.Table(
     sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+    # the record exactly as hashed (domain.envelope): verification and exports use these
+    # bytes, never ``data``/``meta`` (JSONB reorders keys; event types evolve)
+    sa.Column("body", sa.Text, nullable=False),
+    # 2: the record covers match, version, type, schema, data, meta and time; 1: legacy rows
+    # from before revision 0002, whose record is the bare event
+    sa.Column("envelope", sa.SmallInteger, nullable=False, server_default="1"),
     sa.UniqueConstraint("match_id", "version", name="uq_events_match_id_version"),
+)
+
+#: the service's signature over each finished match's final hash (api/signing.py)
+match_seals = sa.Table(
+    "match_seals",
+    metadata,
+    sa.Column(
+        "match_id",
+        sa.String(36),
+        sa.ForeignKey("matches.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("final_hash", sa.String(64), nullable=False),
+    sa.Column("key_id", sa.String(64), nullable=False),
+    sa.Column("signature", sa.Text, nullable=False),
+    sa.Column("signed_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 seat_tokens = sa.Table(

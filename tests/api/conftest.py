@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +21,14 @@ async def migrated_url(database_url: str) -> str:
 
 
 @pytest.fixture
-async def client(migrated_url: str) -> AsyncIterator[AsyncTestClient[Any]]:
+async def client(migrated_url: str, tmp_path: Path) -> AsyncIterator[AsyncTestClient[Any]]:
     app = create_app(
-        Settings(database_url=migrated_url, max_body_bytes=4096, sse_keepalive_seconds=0.2)
+        Settings(
+            database_url=migrated_url,
+            max_body_bytes=4096,
+            sse_keepalive_seconds=0.2,
+            signing_key=str(tmp_path / "signing-key.pem"),  # signed on either database
+        )
     )
     async with AsyncTestClient(app=app) as c:
         yield c

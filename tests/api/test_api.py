@@ -187,15 +187,17 @@ async def test_bots_only_match_plays_to_its_end_and_exports(client: Client) -> N
     resp = await client.get(f"/matches/{mid}/export")
     assert resp.status_code == 200
     assert resp.headers["content-type"].startswith("application/x-ndjson")
-    lines = [json.loads(line) for line in resp.text.splitlines()]
+    exported = [json.loads(line) for line in resp.text.splitlines()]
+    assert "seal" in exported[-1]  # the service's signature over the finished match
+    lines = [ln["record"] for ln in exported[:-1]]
     assert [ln["version"] for ln in lines] == list(range(1, match["version"] + 1))
-    events = [decode_event(json.dumps(ln["data"])) for ln in lines]
+    events = [decode_event(json.dumps({"type": ln["type"], **ln["data"]})) for ln in lines]
     state = fold(events, initial_state())
     assert json.loads(msgspec.json.encode(view(state, None))) == match["view"]
     # the same seed gives the same match
     again = await create(client, BOTS_ONLY)
     resp2 = await client.get(f"/matches/{again['match_id']}/export")
-    assert [ln["data"] for ln in map(json.loads, resp2.text.splitlines())] == [
+    assert [ln["record"]["data"] for ln in map(json.loads, resp2.text.splitlines()[:-1])] == [
         ln["data"] for ln in lines
     ]
 
@@ -294,7 +296,8 @@ async def test_full_match_over_http_against_three_bots(client: Client) -> None:
     assert final["view"]["status"] == "over"
     assert final["view"]["winner"] is not None
     export = (await client.get(f"/matches/{mid}/export")).text.splitlines()
-    events = [decode_event(json.dumps(json.loads(line)["data"])) for line in export]
+    records = [json.loads(line)["record"] for line in export if '"record"' in line]
+    events = [decode_event(json.dumps({"type": r["type"], **r["data"]})) for r in records]
     refolded = view(fold(events, initial_state()), None)
     assert json.loads(msgspec.json.encode(refolded)) == final["view"]
 

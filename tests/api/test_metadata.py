@@ -17,7 +17,7 @@ async def test_exported_metadata_holds_no_card(client: AsyncTestClient[Any]) -> 
     assert created.status_code == 201
     export = await client.get(f"/matches/{created.json()['match_id']}/export")
     assert export.status_code == 200
-    lines = [json.loads(line) for line in export.text.splitlines()]
+    lines = [json.loads(ln)["record"] for ln in export.text.split("\n") if '"record"' in ln]
     assert any(line["meta"]["command"]["type"] == "start_round" for line in lines)
     for line in lines:
         meta = json.dumps(line["meta"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -35,6 +36,10 @@ from domain.events import (
 from viewer.simulate import bot_match
 
 LEVELS = ("basic", "random")
+FIXTURES = Path(__file__).parent / "fixtures"
+#: exports made before schema revision 0002 (envelope 1), from SQLite and from PostgreSQL
+LEGACY_SQLITE = FIXTURES / "legacy-sqlite-export.ndjson"
+LEGACY_POSTGRES = FIXTURES / "legacy-postgres-export.ndjson"
 
 
 def _match(seed: int, seats: int = 4) -> list[Event]:
@@ -72,13 +77,11 @@ def test_the_audit_passes_through_an_ndjson_export() -> None:
     assert audit(parsed).ok
 
 
-def test_records_without_a_type_inside_data_are_read() -> None:
-    records = chain(_match(3))
+def test_legacy_lines_without_a_type_inside_data_are_read() -> None:
     lines = []
-    for record in records:
-        obj = record_json(record)
+    for line in LEGACY_SQLITE.read_text().splitlines():
+        obj = msgspec.json.decode(line)
         obj["data"].pop("type")
-        obj["recorded_at"] = "2026-01-01T00:00:00Z"  # extra keys are ignored
         lines.append(msgspec.json.encode(obj).decode())
     assert audit(parse_ndjson("\n".join(lines))).ok
 
@@ -271,7 +274,8 @@ def test_any_forged_field_fails_the_audit_without_crashing_it(
 ) -> None:
     records = chain(bot_match(seed % 50, seats=2 + seed % 4, levels=LEVELS))
     i = pick % len(records)
-    data = record_json(records[i])["data"]
+    record = record_json(records[i])["record"]
+    data = {"type": record["type"], **record["data"]}
     keys = sorted(k for k in data if k != "type")
     if isinstance(records[i].event, MatchCreated):
         keys = [k for k in keys if k != "seats"]  # names and bot kinds are not bound by the rules

@@ -1,4 +1,5 @@
-"""``cuccu verify MATCH_ID|FILE.ndjson``: prints the audit report, exits non-zero on failure."""
+"""``cuccu verify MATCH_ID|FILE.ndjson``: prints the audit report and the signature check,
+exits non-zero on failure."""
 
 from __future__ import annotations
 
@@ -8,17 +9,31 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
-from api.controllers.matches import export_lines
+from api.export import export_lines
 from domain.audit import chain, parse_ndjson, to_ndjson
 from viewer.simulate import bot_match
 
+FIXTURES = Path(__file__).parent / "fixtures"
 
-def test_verify_a_good_export_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_verify_a_good_unsigned_export_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "match.ndjson"
     path.write_text(to_ndjson(chain(bot_match(4))))
-    assert main(["verify", str(path)]) == 0
+    assert main(["verify", "--allow-unsigned", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.count("PASS") == 6 and "audit passed" in out
+    assert out.count("PASS") == 6 and "audit passed" in out and "verify passed" in out
+    assert main(["verify", str(path)]) == 1  # an unsigned log proves nothing by default
+
+
+@pytest.mark.parametrize("name", ["legacy-sqlite-export", "legacy-postgres-export"])
+def test_exports_made_before_revision_0002_still_audit(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify", "--allow-unsigned", str(FIXTURES / f"{name}.ndjson")]) == 0
+    out = capsys.readouterr().out
+    assert "audit passed" in out and "legacy records" in out
 
 
 def test_verify_a_tampered_export_names_the_event(
@@ -53,8 +68,11 @@ def test_verify_a_stored_match_by_id(tmp_path: Path, capsys: pytest.CaptureFixtu
     with sqlite3.connect(tmp_path / "cuccu.db") as db:
         (match_id,) = db.execute("SELECT id FROM matches").fetchone()
     capsys.readouterr()
+    # signed with the key made beside the database file, trusted through the same settings
     assert main(["--database-url", url, "verify", match_id]) == 0
-    assert "audit passed" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "audit passed" in out and "PASS signature: signed by trusted key" in out
+    assert (tmp_path / "cuccu.db.signing-key.pem").is_file()
     assert main(["--database-url", url, "verify", "no-such-match"]) == 2
 
 

@@ -97,7 +97,7 @@ def test_sync_client_every_endpoint(server: Server) -> None:
         only_view = list(ann.stream(mid))
         assert [m.event for m in only_view] == ["view"] and only_view[0].ends_match
         records = anon.export_records(mid)
-        assert [r["version"] for r in records] == list(range(1, version + 1))
+        assert [r["record"]["version"] for r in records] == list(range(1, version + 1))
         assert audit(parse_ndjson(anon.export(mid))).ok
         assert mid in {m["match_id"] for m in anon.iter_matches(status="over")}
         assert mid in {m["match_id"] for m in anon.iter_matches(open_seats=False)}
@@ -133,7 +133,7 @@ async def test_async_client_plays_while_streaming(sqlite_server: Server) -> None
         assert [e["version"] async for e in me.iter_events(mid)][-1] == final["version"]
         assert mid in [m["match_id"] async for m in me.iter_matches(status="over")]
         records = await me.export_records(mid)
-        assert records[-1]["type"] == "match_won"
+        assert records[-1]["record"]["type"] == "match_won"
         assert (await me.health())["status"] == "ok" and (await me.ready())["status"] == "ready"
         assert "paths" in await me.openapi()
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from api.export import export_lines
 from api.store import EventStore, StoredEvent, create_engine, verify_chain
 from domain import fold, initial_state
-from domain.audit import AuditRecord, audit
+from domain.audit import audit, parse_ndjson
 
 
 async def _stored(database_url: str, match_id: str) -> tuple[list[StoredEvent], Any]:
@@ -37,7 +38,7 @@ def audited(database_url: str, match_id: str) -> list[StoredEvent]:
     assert record is not None
     assert record.version == state.version == len(stored)
     assert record.status == state.status
-    report = audit([AuditRecord(s.version, s.event, s.prev_hash, s.hash, s.type) for s in stored])
+    report = audit(parse_ndjson(export_lines(stored)))
     for check in report.checks:
         if check.name == "complete" and state.status != "over":
             continue

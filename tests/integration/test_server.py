@@ -200,7 +200,9 @@ def test_cli_simulate_and_export(tmp_path: Any) -> None:
     mid = asyncio.run(first_match())
     exported = cuccu("export", mid, database_url=url)
     assert exported.returncode == 0, exported.stderr
-    lines = [json.loads(line) for line in exported.stdout.splitlines()]
-    assert lines[0]["type"] == "match_created" and lines[-1]["type"] == "match_won"
+    *lines, seal = [json.loads(line) for line in exported.stdout.splitlines()]
+    records = [ln["record"] for ln in lines]
+    assert records[0]["type"] == "match_created" and records[-1]["type"] == "match_won"
+    assert seal["seal"]["match_id"] == mid  # signed with the key made beside the database
     missing = cuccu("export", "no-such-match", database_url=url)
     assert missing.returncode == 1

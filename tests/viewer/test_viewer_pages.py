@@ -9,6 +9,7 @@ import httpx
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from domain.audit import chain, parse_export, to_ndjson
 from tests.viewer.support import APP, Api
 from viewer.i18n import LANGS
 
@@ -130,6 +131,38 @@ def test_audit_of_a_good_export_is_all_green(export_text: str) -> None:
     at = upload(open_page("audit"), export_text)
     assert "Every check passes" in at.success[0].value
     assert len(at.success) == 7 and not at.error
+
+
+def test_an_uploaded_unsigned_export_is_said_to_be_unsigned(export_text: str) -> None:
+    at = upload(open_page("audit"), export_text)
+    assert [w.value for w in at.warning] == [
+        "**Signature** — not signed: nothing shows that a service recorded this log as it is."
+    ]
+
+
+def test_the_signature_of_an_export_is_checked_with_the_keys_of_the_api(api: Api) -> None:
+    match_id = api.bot_match(31)
+    export = httpx.get(f"{api.base}/matches/{match_id}/export", timeout=30).text
+    assert '"seal"' in export.splitlines()[-1]
+    at = upload(open_page("audit", api_url=api.base), export)
+    signed = [s.value for s in at.success if "**Signature**" in s.value]
+    assert len(signed) == 1 and f"signed by the service at {api.base}" in signed[0]
+    assert not at.error
+    # the same file where the viewer cannot reach that service: its keys are not trusted,
+    # whatever keys the file itself carries
+    at = upload(open_page("audit"), export)
+    [failed] = [e.value for e in at.error if "**Signature**" in e.value]
+    assert "found only in the export itself: untrusted" in failed
+    # and a log rewritten with recomputed hashes fails the signature, not the audit
+    rewritten = export.replace('"name":"Ann"', '"name":"Eve"')
+    lines = rewritten.splitlines()
+    forged = [line for line in lines if '"record"' in line]
+    events = [r.event for r in parse_export("\n".join(forged)).records]
+    text = to_ndjson(chain(events, match_id=match_id)) + lines[-1] + "\n"
+    at = upload(open_page("audit", api_url=api.base), text, "forged.ndjson")
+    assert "Every check passes" in at.success[0].value
+    [failed] = [e.value for e in at.error if "**Signature**" in e.value]
+    assert "the signature is over match" in failed
 
 
 def test_audit_of_a_tampered_export_names_the_check_and_the_event(

@@ -8,7 +8,7 @@ from domain.audit import CheckResult, record_json
 from viewer import session
 from viewer.loader import match_panel
 from viewer.session import OpenMatch
-from viewer.ui import N, T
+from viewer.ui import N, T, api_url
 
 
 def _check(match: OpenMatch, check: CheckResult) -> None:
@@ -49,6 +49,22 @@ def page() -> None:
                  icon=":material/error:")  # fmt: skip
     for check in report.checks:
         _check(match, check)
+    _signature(match)
+
+
+def _signature(match: OpenMatch) -> None:
+    """Whether the service that recorded the log signed it (checked with the keys it serves)."""
+    signed = match.signature
+    if signed is None:
+        return
+    if signed.ok:
+        st.success(f"**{T('sig.title')}** — {T('sig.ok', url=api_url())}  \n{signed.detail}",
+                   icon=":material/verified:")  # fmt: skip
+    elif signed.status == "unsigned":
+        st.warning(f"**{T('sig.title')}** — {T('sig.unsigned')}", icon=":material/warning:")
+    else:
+        st.error(f"**{T('sig.title')}** — {T('sig.failed', url=api_url())}  \n{signed.detail}",
+                 icon=":material/error:")  # fmt: skip
 
 
 page()

@@ -1,0 +1,58 @@
+"""The one export format of a match: its stored records verbatim, then its seal.
+
+Each line is built by ``domain.envelope.export_line`` around the record bytes as stored (and
+hashed); nothing is decoded and encoded again, so what a verifier hashes is what was hashed.
+A finished match's export ends with a seal line: the service's signature over the final hash
+and the service's public keys (docs/API.md, "Exports").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from api.signing import seal_line
+from api.store.events import StoredEvent, record_time
+from api.store.seals import Sealer
+from domain.envelope import LEGACY_ENVELOPE, export_line
+
+
+def _legacy_context(s: StoredEvent) -> dict[str, Any]:
+    """What an envelope-1 record does not cover, exported beside it (unhashed)."""
+    return {
+        "match_id": s.match_id,
+        "meta": s.meta,
+        "recorded_at": record_time(s.recorded_at),
+        "version": s.version,
+    }
+
+
+def export_lines(stored: Sequence[StoredEvent]) -> bytes:
+    """The record lines of ``stored``, in order."""
+    return b"".join(
+        export_line(
+            s.body.encode("utf-8"),
+            s.prev_hash,
+            s.hash,
+            _legacy_context(s) if s.envelope == LEGACY_ENVELOPE else None,
+        )
+        for s in stored
+    )
+
+
+async def sealed_export(
+    match_id: str,
+    stored: Sequence[StoredEvent],
+    sealer: Sealer | None,
+    *,
+    over: bool,
+    sign_legacy: bool = True,
+) -> bytes:
+    """The export of a match: its records, and for a finished match with a seal its seal line
+    (see ``Sealer.seal_of`` for the matches that ended before signatures). Without a sealer
+    (signing off) there is no seal line."""
+    lines = export_lines(stored)
+    if sealer is None or not over:
+        return lines
+    seal = await sealer.seal_of(match_id, stored, sign_legacy=sign_legacy)
+    return lines if seal is None else lines + seal_line(seal, sealer.ring)

@@ -1,0 +1,101 @@
+"""Seals of finished matches in the ``match_seals`` table, and the sealer that makes them."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from api.keys import KeyRing
+from api.signing import Seal, Signer, now
+from api.store import tables as t
+from api.store.events import StoredEvent, StoreUnavailable, verify_chain
+from domain.envelope import LEGACY_ENVELOPE
+
+log = logging.getLogger("cuccu")
+
+
+class SealStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def get(self, match_id: str) -> Seal | None:
+        s = t.match_seals
+        try:
+            async with self.engine.connect() as conn:
+                row = (await conn.execute(sa.select(s).where(s.c.match_id == match_id))).first()
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if row is None:
+            return None
+        return Seal(row.match_id, row.version, row.final_hash, row.key_id, row.signature)
+
+    async def put(self, seal: Seal) -> Seal:
+        """Store ``seal`` unless the match has one already; the stored one is returned."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    sa.insert(t.match_seals).values(
+                        match_id=seal.match_id,
+                        version=seal.version,
+                        final_hash=seal.final_hash,
+                        key_id=seal.key_id,
+                        signature=seal.signature,
+                        signed_at=now(),
+                    )
+                )
+        except IntegrityError:
+            kept = await self.get(seal.match_id)  # another process sealed it first
+            if kept is not None:
+                return kept
+            raise
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return seal
+
+
+class Sealer:
+    """Signs finished matches with the service's active key and keeps the seals."""
+
+    def __init__(self, engine: AsyncEngine, signer: Signer, ring: KeyRing) -> None:
+        self.seals = SealStore(engine)
+        self.signer = signer
+        self.ring = ring
+
+    async def seal_if_over(
+        self, match_id: str, *, over: bool, version: int, last_hash: str
+    ) -> None:
+        """Sign a match whose last commit ended it (called by the service after that commit).
+
+        If this fails (the database is down for a moment, the process dies right here) the
+        match stays unsigned, and ``cuccu verify`` says so: it is not signed later.
+        """
+        if not over:
+            return
+        try:
+            await self.seals.put(self.signer.sign(match_id, version, last_hash))
+        except StoreUnavailable as exc:
+            log.warning("match %s is over but could not be sealed yet: %s", match_id, exc)
+
+    async def seal_of(
+        self, match_id: str, stored: Sequence[StoredEvent], *, sign_legacy: bool = True
+    ) -> Seal | None:
+        """The seal of a finished match; None if it has none.
+
+        A match is sealed once, right after the commit that ends it, and never again from what
+        the database holds later: signing then would attest to whatever an intruder wrote into
+        the database since (after deleting the seal). The one exception is a match that ended
+        before signatures existed (all its records are envelope 1): with ``sign_legacy`` it is
+        sealed now, its chain checked first, which attests to the log as held at that moment.
+        """
+        seal = await self.seals.get(match_id)
+        if seal is not None or not stored or not sign_legacy:
+            return seal
+        if any(s.envelope != LEGACY_ENVELOPE for s in stored):
+            return None
+        verify_chain(stored)
+        last = stored[-1]
+        return await self.seals.put(self.signer.sign(match_id, last.version, last.hash))
