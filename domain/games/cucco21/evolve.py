@@ -1,0 +1,371 @@
+"""``evolve``: fold one event into the state. Pure; it records what happened and moves the
+round's cursor on (whose turn, who must answer), it decides nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.games.cucco21.cards import CEREMONY, CEREMONY_MIN_GOT, CLOWN, kept_when_drawn, value
+from domain.games.cucco21.events import (
+    Asked,
+    BoxTaken,
+    CardDealt,
+    CardDrawn,
+    ChipsPaid,
+    Claimed,
+    DeckDiscarded,
+    DeckOpened,
+    DeckShuffled,
+    Declined,
+    Died,
+    Event,
+    GameCreated,
+    GameEnded,
+    Kept,
+    MadeOut,
+    PowerDiscarded,
+    Refused,
+    RevealedDiscarded,
+    RoundEnded,
+    RoundScored,
+    RoundStarted,
+    SeatBankrupted,
+    SentOn,
+    SetEnded,
+    SetStarted,
+    TakenBack,
+    Traded,
+)  # fmt: skip
+from domain.games.cucco21.state import GameState, RoundState, is_holder
+
+
+def _set(values: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:
+    return (*values[:index], item, *values[index + 1 :])
+
+
+def _without(values: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
+    i = values.index(item)
+    return values[:i] + values[i + 1 :]
+
+
+def _rnd(state: GameState) -> RoundState:
+    rnd = state.round
+    assert rnd is not None, "a round event outside a round"
+    return rnd
+
+
+def _game_created(state: GameState, e: GameCreated) -> GameState:
+    n = len(e.seats)
+    return GameState(
+        seats=e.seats,
+        starting_chips=e.starting_chips,
+        powers=e.powers,
+        max_sets=e.max_sets,
+        chips=(e.starting_chips,) * n,
+        alive=(True,) * n,
+        bankrupt=(False,) * n,
+        dealer=e.first_dealer,
+    )
+
+
+def _deck_shuffled(state: GameState, e: DeckShuffled) -> GameState:
+    assert e.order is not None and e.salt is not None, "stored events are never redacted"
+    # A reshuffle means the deck before it is used up: it is opened when this round ends.
+    unopened = (*state.unopened, state.deck_number) if state.deck_number else state.unopened
+    return replace(
+        state,
+        deck=e.order,
+        discard=(),
+        deck_number=e.number,
+        decks=(*state.decks, e.order),
+        salts=(*state.salts, e.salt),
+        unopened=unopened,
+        status="between_rounds" if state.status == "new" else state.status,
+    )
+
+
+def _deck_opened(state: GameState, e: DeckOpened) -> GameState:
+    if e.number in state.unopened:
+        return replace(state, unopened=_without(state.unopened, e.number))
+    return state
+
+
+def _round_started(state: GameState, e: RoundStarted) -> GameState:
+    n = len(state.seats)
+    rnd = RoundState(e.round, e.round_card, e.dealer, e.turn_order, (None,) * n, (None,) * n)
+    return replace(
+        state,
+        round=rnd,
+        status="in_round",
+        round_card=e.round_card,
+        dealer=e.dealer,
+        rounds_played=e.round,
+    )
+
+
+def _chips_paid(state: GameState, e: ChipsPaid) -> GameState:
+    chips = _set(state.chips, e.seat, state.chips[e.seat] - e.amount)
+    if e.to == "box":
+        return replace(state, chips=chips, box=state.box + e.amount)
+    return replace(state, chips=_set(chips, e.to, chips[e.to] + e.amount))
+
+
+def _seat_bankrupted(state: GameState, e: SeatBankrupted) -> GameState:
+    state = replace(
+        state,
+        bankrupt=_set(state.bankrupt, e.seat, True),
+        alive=_set(state.alive, e.seat, False),
+    )
+    if e.card is None:
+        return state
+    rnd = _rnd(state)
+    hands = _set(rnd.hands, e.seat, None)
+    return replace(state, discard=(*state.discard, e.card), round=replace(rnd, hands=hands))
+
+
+def _card_dealt(state: GameState, e: CardDealt) -> GameState:
+    rnd = _rnd(state)
+    hands = _set(rnd.hands, e.seat, e.card)
+    dealt = all(hands[s] is not None for s in rnd.turn_order if state.alive[s])
+    origins = _set(rnd.origins, e.seat, e.seat)
+    rnd = replace(rnd, hands=hands, origins=origins, phase="turns" if dealt else "deal")
+    return replace(state, deck=state.deck[1:], round=rnd)
+
+
+def _kept(state: GameState, e: Kept) -> GameState:
+    return replace(state, round=replace(_rnd(state), acted=True))
+
+
+def _asked(state: GameState, e: Asked) -> GameState:
+    return replace(state, round=replace(_rnd(state), acted=True, asker=e.seat, target=e.target))
+
+
+def _refused(state: GameState, e: Refused) -> GameState:
+    return replace(state, round=replace(_rnd(state), asker=None, target=None))
+
+
+def _sent_on(state: GameState, e: SentOn) -> GameState:
+    # The asker's request goes on (a new ask or a deck trade follows in the same command).
+    return replace(state, round=replace(_rnd(state), target=None))
+
+
+def _traded(state: GameState, e: Traded) -> GameState:
+    assert e.asker_gets is not None and e.target_gets is not None
+    rnd = _rnd(state)
+    a, t = e.asker, e.target
+    hands = _set(_set(rnd.hands, a, e.asker_gets), t, e.target_gets)
+    origins = _set(_set(rnd.origins, a, rnd.origins[t]), t, rnd.origins[a])
+    claims: tuple[int, ...] = ()
+    if state.powers:  # §4.4 step 3: who gave a Ceremony and got at least a 5 (a Clown is 1)
+        gave_got = ((a, e.target_gets, e.asker_gets), (t, e.asker_gets, e.target_gets))
+        claims = tuple(
+            seat
+            for seat, gave, got in gave_got
+            if value(gave) == CEREMONY and value(got) >= CEREMONY_MIN_GOT
+        )
+    rnd = replace(rnd, hands=hands, origins=origins, asker=None, target=None, claims=claims)
+    return replace(state, round=rnd)
+
+
+def _deck_discarded(state: GameState, e: DeckDiscarded) -> GameState:
+    rnd = _rnd(state)
+    rnd = replace(
+        rnd,
+        acted=True,
+        asker=None,
+        target=None,
+        hands=_set(rnd.hands, e.seat, None),
+        origins=_set(rnd.origins, e.seat, None),
+        drawer=e.seat,
+        given=e.card,
+        given_origin=rnd.origins[e.seat],
+    )
+    return replace(state, discard=(*state.discard, e.card), round=rnd)
+
+
+def _card_drawn(state: GameState, e: CardDrawn) -> GameState:
+    assert e.card is not None, "stored events are never redacted"
+    rnd = _rnd(state)
+    state = replace(state, deck=state.deck[1:])
+    if not kept_when_drawn(e.card, state.powers):
+        return replace(state, round=rnd)  # a power_discard follows
+    d, card = e.seat, e.card
+    clowns = rnd.drawn_clowns
+    claims: tuple[int, ...] = ()
+    if state.powers:
+        if value(card) == CLOWN:
+            clowns = (*clowns, (d, card))  # C15
+        given = rnd.given
+        # §4.6 step 4 and R2: a Ceremony given to the deck pays for a kept draw of 5 or more,
+        # unless the draw is that same Ceremony.
+        if (
+            given is not None
+            and value(given) == CEREMONY
+            and value(card) >= CEREMONY_MIN_GOT
+            and card != given
+        ):
+            claims = (d,)
+    rnd = replace(
+        rnd,
+        hands=_set(rnd.hands, d, card),
+        origins=_set(rnd.origins, d, d),
+        drawer=None,
+        drawn_clowns=clowns,
+        claims=claims,
+    )
+    return replace(state, round=rnd)
+
+
+def _power_discarded(state: GameState, e: PowerDiscarded) -> GameState:
+    return replace(state, discard=(*state.discard, e.card))
+
+
+def _taken_back(state: GameState, e: TakenBack) -> GameState:
+    rnd = _rnd(state)
+    if e.card in state.discard:
+        state = replace(state, discard=_without(state.discard, e.card))
+    else:  # R1: a reshuffle in this deck trade put it in the new deck
+        state = replace(state, deck=_without(state.deck, e.card))
+    rnd = replace(
+        rnd,
+        hands=_set(rnd.hands, e.seat, e.card),
+        origins=_set(rnd.origins, e.seat, rnd.given_origin),
+        drawer=None,
+    )
+    return replace(state, round=rnd)
+
+
+def _made_out(state: GameState, e: MadeOut) -> GameState:
+    rnd = _rnd(state)
+    rnd = replace(rnd, hands=_set(rnd.hands, e.seat, None), out=(*rnd.out, e.seat))
+    return replace(state, discard=(*state.discard, e.card), round=rnd)
+
+
+def _died(state: GameState, e: Died) -> GameState:
+    return replace(state, alive=_set(state.alive, e.seat, False))
+
+
+def _claim_answered(state: GameState, e: Claimed | Declined) -> GameState:
+    rnd = _rnd(state)
+    return replace(state, round=replace(rnd, claims=_without(rnd.claims, e.seat)))
+
+
+def _round_scored(state: GameState, e: RoundScored) -> GameState:
+    rnd = _rnd(state)
+    rnd = replace(rnd, phase="scoring", out=(*rnd.out, *e.out), revealed=e.revealed)
+    return replace(state, round=rnd)
+
+
+def _revealed_discarded(state: GameState, e: RevealedDiscarded) -> GameState:
+    rnd = _rnd(state)
+    hands = (None,) * len(rnd.hands)
+    return replace(state, discard=state.discard + e.cards, round=replace(rnd, hands=hands))
+
+
+def _set_ended(state: GameState, e: SetEnded) -> GameState:
+    return state
+
+
+def _box_taken(state: GameState, e: BoxTaken) -> GameState:
+    chips = _set(state.chips, e.seat, state.chips[e.seat] + e.amount)
+    return replace(state, chips=chips, box=state.box - e.amount)
+
+
+def _round_ended(state: GameState, e: RoundEnded) -> GameState:
+    return replace(
+        state, status="between_rounds", round_card=e.next_round_card, dealer=e.next_dealer
+    )
+
+
+def _set_started(state: GameState, e: SetStarted) -> GameState:
+    return replace(
+        state,
+        status="between_rounds",
+        set_number=e.number,
+        alive=tuple(not b for b in state.bankrupt),
+        round_card="1",
+        dealer=e.dealer,
+    )
+
+
+def _game_ended(state: GameState, e: GameEnded) -> GameState:
+    return replace(state, status="over", winners=e.winners)
+
+
+_HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
+    GameCreated: _game_created,
+    DeckShuffled: _deck_shuffled,
+    DeckOpened: _deck_opened,
+    RoundStarted: _round_started,
+    ChipsPaid: _chips_paid,
+    SeatBankrupted: _seat_bankrupted,
+    CardDealt: _card_dealt,
+    Kept: _kept,
+    Asked: _asked,
+    Refused: _refused,
+    SentOn: _sent_on,
+    Traded: _traded,
+    DeckDiscarded: _deck_discarded,
+    CardDrawn: _card_drawn,
+    PowerDiscarded: _power_discarded,
+    TakenBack: _taken_back,
+    MadeOut: _made_out,
+    Died: _died,
+    Claimed: _claim_answered,
+    Declined: _claim_answered,
+    RoundScored: _round_scored,
+    RevealedDiscarded: _revealed_discarded,
+    SetEnded: _set_ended,
+    BoxTaken: _box_taken,
+    RoundEnded: _round_ended,
+    SetStarted: _set_started,
+    GameEnded: _game_ended,
+}
+
+
+def _settle(state: GameState, rnd: RoundState) -> RoundState:
+    """Move the turn on past a finished turn and past seats that hold no card any more (§4.2).
+
+    A turn is finished once its seat has chosen and nothing it started still waits: no
+    request to answer, no deck draw to complete, no Ceremony prompt owed to a holder.
+    """
+    order, turn, acted, claims = rnd.turn_order, rnd.turn, rnd.acted, rnd.claims
+    while turn < len(order):
+        if acted:
+            if (
+                rnd.asker is not None
+                or rnd.drawer is not None
+                or any(is_holder(state, rnd, c) for c in claims)
+            ):
+                break
+            turn, acted, claims = turn + 1, False, ()
+        elif is_holder(state, rnd, order[turn]):
+            break
+        else:
+            turn += 1
+    if turn == rnd.turn and acted == rnd.acted:
+        return rnd
+    return replace(rnd, turn=turn, acted=acted, claims=claims)
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """The state after ``event``. Every event of a round joins that round's log."""
+    state = _HANDLERS[type(event)](state, event)
+    rnd = state.round
+    if rnd is not None and state.status != "new":
+        if rnd.phase == "turns" and state.status == "in_round":
+            rnd = _settle(state, rnd)
+        state = replace(state, round=replace(rnd, log=(*rnd.log, event)))
+    return replace(state, version=state.version + 1)
+
+
+def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """Fold a sequence of events, from scratch or onto ``state``."""
+    if state is None:
+        state = GameState()
+    for event in events:
+        state = evolve(state, event)
+    return state
