@@ -1,9 +1,14 @@
 """Bot-match throughput of the pure domain, and its fold rate.
 
     python bench/simulate.py [--matches N] [--seats 4] [--lives 3] [--level basic] [--seed S]
+    python bench/simulate.py --game cucco21 [--matches N] [--seats 4] [--level basic]
+                             [--chips 15] [--max-sets 3] [--seed S]
 
 Prints full matches/s and events/s (decide + evolve + bot views), then the fold rate:
 ``evolve`` alone over already-decoded events, and decode + ``evolve`` from stored JSON.
+For Cucco 21 it prints rounds/s too, and folds Cuccù matches of the same table in the same
+process, interleaved, best of five passes each, so the two fold rates compare on equal terms
+on a shared machine.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -30,6 +36,10 @@ from domain import (  # noqa: E402
     view,
 )  # fmt: skip
 from domain.bots import autoplay, choose  # noqa: E402
+from domain.games.cucco21 import events as c21_events  # noqa: E402
+from domain.games.cucco21.evolve import evolve as c21_evolve  # noqa: E402
+from domain.games.cucco21.state import initial_state as c21_initial  # noqa: E402
+from domain.games.cucco21.tournament import play_game  # noqa: E402
 
 
 def play(seats: int, lives: int, level: str, rng: random.Random) -> list[Event]:
@@ -52,7 +62,13 @@ def main() -> None:
     parser.add_argument("--lives", type=int, default=3)
     parser.add_argument("--level", default="basic")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=("cuccu", "cucco21"), default="cuccu")
+    parser.add_argument("--chips", type=int, default=15, help="cucco21: starting chips")
+    parser.add_argument("--max-sets", type=int, default=3, help="cucco21: sets per game at most")
     args = parser.parse_args()
+    if args.game == "cucco21":
+        cucco21(args)
+        return
 
     rng = random.Random(args.seed)
     started = time.perf_counter()
@@ -86,6 +102,61 @@ def main() -> None:
     print(f"  fold:  {events / fold_only:12,.0f} events/s  (evolve over decoded events)")
     print(f"  fold:  {events / decode_fold:12,.0f} events/s  (decode JSON + evolve)")
     print(f"  ratio: decode+evolve / evolve alone = {fold_only / decode_fold:.2f}")
+
+
+def _fold_rate(logs: list[list[Any]], evolve_one: Any, initial: Any) -> float:
+    """Events folded per second by ``evolve_one`` from ``initial()``, one pass."""
+    started = time.perf_counter()
+    for log in logs:
+        state = initial()
+        for event in log:
+            state = evolve_one(state, event)
+    return sum(len(log) for log in logs) / (time.perf_counter() - started)
+
+
+def cucco21(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    levels = [args.level] * args.seats
+    started = time.perf_counter()
+    records = [
+        play_game(levels, rng, starting_chips=args.chips, max_sets=args.max_sets, keep_events=True)
+        for _ in range(args.matches)
+    ]
+    played = time.perf_counter() - started
+    logs = [record.events for record in records]
+    events = sum(len(log) for log in logs)
+    rounds = sum(record.rounds for record in records)
+
+    stored = [b"[" + b",".join(c21_events.encode_event(e) for e in log) + b"]" for log in logs]
+    started = time.perf_counter()
+    for blob in stored:
+        state = c21_initial()
+        for event in c21_events.decode_events(blob):
+            state = c21_evolve(state, event)
+    decode_fold = time.perf_counter() - started
+
+    # Cuccù matches of the same table, folded in turn with Cucco 21's logs: best of five each.
+    cuccu_logs = [play(args.seats, 3, args.level, rng) for _ in range(max(1, args.matches // 2))]
+    ours, theirs = [], []
+    for _ in range(5):
+        ours.append(_fold_rate(logs, c21_evolve, c21_initial))
+        theirs.append(_fold_rate(cuccu_logs, evolve, initial_state))
+
+    print(f"machine: {platform.machine()}, Python {platform.python_version()}")
+    print(
+        f"{args.matches} Cucco 21 games of {args.seats} {args.level} bots, {args.chips} chips,"
+        f" at most {args.max_sets} set(s), seed {args.seed}: {rounds} rounds,"
+        f" {events / rounds:.1f} events/round"
+    )
+    print(
+        f"  play:  {rounds / played:10,.0f} rounds/s  {events / played:12,.0f} events/s"
+        f"  ({args.matches / played:,.0f} games/s, decide + evolve + bot views)"
+    )
+    best = max(ours)
+    print(f"  fold:  {best:12,.0f} events/s  {best / events * rounds:10,.0f} rounds/s  (evolve)")
+    print(f"  fold:  {events / decode_fold:12,.0f} events/s  (decode JSON + evolve)")
+    print(f"  Cuccù fold, same process: {max(theirs):12,.0f} events/s  (evolve, best of 5)")
+    print(f"  ratio: Cucco 21 fold / Cuccù fold = {best / max(theirs):.2f} (events/s)")
 
 
 if __name__ == "__main__":

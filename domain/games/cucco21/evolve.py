@@ -39,7 +39,7 @@ from domain.games.cucco21.events import (
     TakenBack,
     Traded,
 )  # fmt: skip
-from domain.games.cucco21.state import GameState, RoundState, is_holder
+from domain.games.cucco21.state import GameState, RoundState, holds
 
 
 def _set(values: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:
@@ -51,10 +51,8 @@ def _without(values: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
     return values[:i] + values[i + 1 :]
 
 
-def _rnd(state: GameState) -> RoundState:
-    rnd = state.round
-    assert rnd is not None, "a round event outside a round"
-    return rnd
+# Every handler builds the next state in one ``replace``, the round's log and the version
+# included: folding is the hot path of every replay (docs/ARCHITECTURE.md has the figures).
 
 
 def _game_created(state: GameState, e: GameCreated) -> GameState:
@@ -68,6 +66,7 @@ def _game_created(state: GameState, e: GameCreated) -> GameState:
         alive=(True,) * n,
         bankrupt=(False,) * n,
         dealer=e.first_dealer,
+        version=state.version + 1,
     )
 
 
@@ -84,13 +83,16 @@ def _deck_shuffled(state: GameState, e: DeckShuffled) -> GameState:
         salts=(*state.salts, e.salt),
         unopened=unopened,
         status="between_rounds" if state.status == "new" else state.status,
+        log=(*state.log, e) if state.round is not None else state.log,
+        version=state.version + 1,
     )
 
 
 def _deck_opened(state: GameState, e: DeckOpened) -> GameState:
-    if e.number in state.unopened:
-        return replace(state, unopened=_without(state.unopened, e.number))
-    return state
+    unopened = state.unopened
+    if e.number in unopened:
+        unopened = _without(unopened, e.number)
+    return replace(state, unopened=unopened, log=(*state.log, e), version=state.version + 1)
 
 
 def _round_started(state: GameState, e: RoundStarted) -> GameState:
@@ -103,58 +105,85 @@ def _round_started(state: GameState, e: RoundStarted) -> GameState:
         round_card=e.round_card,
         dealer=e.dealer,
         rounds_played=e.round,
+        log=(e,),
+        version=state.version + 1,
     )
 
 
 def _chips_paid(state: GameState, e: ChipsPaid) -> GameState:
     chips = _set(state.chips, e.seat, state.chips[e.seat] - e.amount)
+    box = state.box
     if e.to == "box":
-        return replace(state, chips=chips, box=state.box + e.amount)
-    return replace(state, chips=_set(chips, e.to, chips[e.to] + e.amount))
+        box += e.amount
+    else:
+        chips = _set(chips, e.to, chips[e.to] + e.amount)
+    return replace(state, chips=chips, box=box, log=(*state.log, e), version=state.version + 1)
 
 
 def _seat_bankrupted(state: GameState, e: SeatBankrupted) -> GameState:
-    state = replace(
+    rnd = _rnd(state)
+    alive = _set(state.alive, e.seat, False)
+    discard = state.discard
+    if e.card is not None:
+        discard = (*discard, e.card)
+        rnd = replace(rnd, hands=_set(rnd.hands, e.seat, None))
+    return replace(
         state,
         bankrupt=_set(state.bankrupt, e.seat, True),
-        alive=_set(state.alive, e.seat, False),
+        alive=alive,
+        discard=discard,
+        round=_settle(state.status, alive, rnd),
+        log=(*state.log, e),
+        version=state.version + 1,
     )
-    if e.card is None:
-        return state
-    rnd = _rnd(state)
-    hands = _set(rnd.hands, e.seat, None)
-    return replace(state, discard=(*state.discard, e.card), round=replace(rnd, hands=hands))
 
 
 def _card_dealt(state: GameState, e: CardDealt) -> GameState:
-    rnd = _rnd(state)
-    hands = _set(rnd.hands, e.seat, e.card)
-    dealt = all(hands[s] is not None for s in rnd.turn_order if state.alive[s])
-    origins = _set(rnd.origins, e.seat, e.seat)
-    rnd = replace(rnd, hands=hands, origins=origins, phase="turns" if dealt else "deal")
-    return replace(state, deck=state.deck[1:], round=rnd)
+    rnd = state.round
+    assert rnd is not None
+    alive, order = state.alive, rnd.turn_order
+    # The deal goes in turn order: it is over when the last alive seat of the order is dealt.
+    last = order[-1] if alive[order[-1]] else next(s for s in reversed(order) if alive[s])
+    seat = e.seat
+    rnd = replace(
+        rnd,
+        hands=(*rnd.hands[:seat], e.card, *rnd.hands[seat + 1 :]),
+        origins=(*rnd.origins[:seat], seat, *rnd.origins[seat + 1 :]),
+        phase="turns" if seat == last else "deal",
+    )
+    if seat == last:
+        rnd = _settle(state.status, alive, rnd)
+    return replace(
+        state, round=rnd, deck=state.deck[1:], log=(*state.log, e), version=state.version + 1
+    )
 
 
 def _kept(state: GameState, e: Kept) -> GameState:
-    return replace(state, round=replace(_rnd(state), acted=True))
+    rnd = state.round
+    assert rnd is not None
+    rnd = _settle(state.status, state.alive, replace(rnd, acted=True))
+    return replace(state, round=rnd, log=(*state.log, e), version=state.version + 1)
 
 
 def _asked(state: GameState, e: Asked) -> GameState:
-    return replace(state, round=replace(_rnd(state), acted=True, asker=e.seat, target=e.target))
+    rnd = state.round
+    assert rnd is not None
+    rnd = replace(rnd, acted=True, asker=e.seat, target=e.target)  # the turn goes on
+    return replace(state, round=rnd, log=(*state.log, e), version=state.version + 1)
 
 
 def _refused(state: GameState, e: Refused) -> GameState:
-    return replace(state, round=replace(_rnd(state), asker=None, target=None))
+    return _next(state, e, replace(_rnd(state), asker=None, target=None))
 
 
 def _sent_on(state: GameState, e: SentOn) -> GameState:
     # The asker's request goes on (a new ask or a deck trade follows in the same command).
-    return replace(state, round=replace(_rnd(state), target=None))
+    return _next(state, e, replace(_rnd(state), target=None))
 
 
 def _traded(state: GameState, e: Traded) -> GameState:
-    assert e.asker_gets is not None and e.target_gets is not None
     rnd = _rnd(state)
+    assert e.asker_gets is not None and e.target_gets is not None
     a, t = e.asker, e.target
     hands = _set(_set(rnd.hands, a, e.asker_gets), t, e.target_gets)
     origins = _set(_set(rnd.origins, a, rnd.origins[t]), t, rnd.origins[a])
@@ -167,7 +196,7 @@ def _traded(state: GameState, e: Traded) -> GameState:
             if value(gave) == CEREMONY and value(got) >= CEREMONY_MIN_GOT
         )
     rnd = replace(rnd, hands=hands, origins=origins, asker=None, target=None, claims=claims)
-    return replace(state, round=rnd)
+    return _next(state, e, rnd)
 
 
 def _deck_discarded(state: GameState, e: DeckDiscarded) -> GameState:
@@ -183,15 +212,14 @@ def _deck_discarded(state: GameState, e: DeckDiscarded) -> GameState:
         given=e.card,
         given_origin=rnd.origins[e.seat],
     )
-    return replace(state, discard=(*state.discard, e.card), round=rnd)
+    return _next(state, e, rnd, discard=(*state.discard, e.card))
 
 
 def _card_drawn(state: GameState, e: CardDrawn) -> GameState:
-    assert e.card is not None, "stored events are never redacted"
     rnd = _rnd(state)
-    state = replace(state, deck=state.deck[1:])
+    assert e.card is not None, "stored events are never redacted"
     if not kept_when_drawn(e.card, state.powers):
-        return replace(state, round=rnd)  # a power_discard follows
+        return _next(state, e, rnd, deck=state.deck[1:])  # a power_discard follows
     d, card = e.seat, e.card
     clowns = rnd.drawn_clowns
     claims: tuple[int, ...] = ()
@@ -216,67 +244,84 @@ def _card_drawn(state: GameState, e: CardDrawn) -> GameState:
         drawn_clowns=clowns,
         claims=claims,
     )
-    return replace(state, round=rnd)
+    return _next(state, e, rnd, deck=state.deck[1:])
 
 
 def _power_discarded(state: GameState, e: PowerDiscarded) -> GameState:
-    return replace(state, discard=(*state.discard, e.card))
+    return replace(
+        state, discard=(*state.discard, e.card), log=(*state.log, e), version=state.version + 1
+    )
 
 
 def _taken_back(state: GameState, e: TakenBack) -> GameState:
     rnd = _rnd(state)
-    if e.card in state.discard:
-        state = replace(state, discard=_without(state.discard, e.card))
+    deck, discard = state.deck, state.discard
+    if e.card in discard:
+        discard = _without(discard, e.card)
     else:  # R1: a reshuffle in this deck trade put it in the new deck
-        state = replace(state, deck=_without(state.deck, e.card))
+        deck = _without(deck, e.card)
     rnd = replace(
         rnd,
         hands=_set(rnd.hands, e.seat, e.card),
         origins=_set(rnd.origins, e.seat, rnd.given_origin),
         drawer=None,
     )
-    return replace(state, round=rnd)
+    return _next(state, e, rnd, deck=deck, discard=discard)
 
 
 def _made_out(state: GameState, e: MadeOut) -> GameState:
     rnd = _rnd(state)
     rnd = replace(rnd, hands=_set(rnd.hands, e.seat, None), out=(*rnd.out, e.seat))
-    return replace(state, discard=(*state.discard, e.card), round=rnd)
+    return _next(state, e, rnd, discard=(*state.discard, e.card))
 
 
 def _died(state: GameState, e: Died) -> GameState:
-    return replace(state, alive=_set(state.alive, e.seat, False))
+    alive = _set(state.alive, e.seat, False)
+    rnd = _settle(state.status, alive, _rnd(state))
+    return replace(state, alive=alive, round=rnd, log=(*state.log, e), version=state.version + 1)
 
 
 def _claim_answered(state: GameState, e: Claimed | Declined) -> GameState:
     rnd = _rnd(state)
-    return replace(state, round=replace(rnd, claims=_without(rnd.claims, e.seat)))
+    return _next(state, e, replace(rnd, claims=_without(rnd.claims, e.seat)))
 
 
 def _round_scored(state: GameState, e: RoundScored) -> GameState:
     rnd = _rnd(state)
     rnd = replace(rnd, phase="scoring", out=(*rnd.out, *e.out), revealed=e.revealed)
-    return replace(state, round=rnd)
+    return replace(state, round=rnd, log=(*state.log, e), version=state.version + 1)
 
 
 def _revealed_discarded(state: GameState, e: RevealedDiscarded) -> GameState:
     rnd = _rnd(state)
-    hands = (None,) * len(rnd.hands)
-    return replace(state, discard=state.discard + e.cards, round=replace(rnd, hands=hands))
+    rnd = replace(rnd, hands=(None,) * len(rnd.hands))
+    return replace(
+        state,
+        round=rnd,
+        discard=state.discard + e.cards,
+        log=(*state.log, e),
+        version=state.version + 1,
+    )
 
 
 def _set_ended(state: GameState, e: SetEnded) -> GameState:
-    return state
+    return replace(state, log=(*state.log, e), version=state.version + 1)
 
 
 def _box_taken(state: GameState, e: BoxTaken) -> GameState:
     chips = _set(state.chips, e.seat, state.chips[e.seat] + e.amount)
-    return replace(state, chips=chips, box=state.box - e.amount)
+    box = state.box - e.amount
+    return replace(state, chips=chips, box=box, log=(*state.log, e), version=state.version + 1)
 
 
 def _round_ended(state: GameState, e: RoundEnded) -> GameState:
     return replace(
-        state, status="between_rounds", round_card=e.next_round_card, dealer=e.next_dealer
+        state,
+        status="between_rounds",
+        round_card=e.next_round_card,
+        dealer=e.next_dealer,
+        log=(*state.log, e),
+        version=state.version + 1,
     )
 
 
@@ -288,11 +333,15 @@ def _set_started(state: GameState, e: SetStarted) -> GameState:
         alive=tuple(not b for b in state.bankrupt),
         round_card="1",
         dealer=e.dealer,
+        log=(*state.log, e),
+        version=state.version + 1,
     )
 
 
 def _game_ended(state: GameState, e: GameEnded) -> GameState:
-    return replace(state, status="over", winners=e.winners)
+    return replace(
+        state, status="over", winners=e.winners, log=(*state.log, e), version=state.version + 1
+    )
 
 
 _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
@@ -326,23 +375,51 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
 }
 
 
-def _settle(state: GameState, rnd: RoundState) -> RoundState:
+def _rnd(state: GameState) -> RoundState:
+    rnd = state.round
+    assert rnd is not None, "a round event outside a round"
+    return rnd
+
+
+def _next(
+    state: GameState,
+    e: Event,
+    rnd: RoundState,
+    deck: tuple[str, ...] | None = None,
+    discard: tuple[str, ...] | None = None,
+) -> GameState:
+    """The state after a round event that changed the round (and maybe the deck or discard)."""
+    return replace(
+        state,
+        round=_settle(state.status, state.alive, rnd),
+        deck=state.deck if deck is None else deck,
+        discard=state.discard if discard is None else discard,
+        log=(*state.log, e),
+        version=state.version + 1,
+    )
+
+
+def _settle(status: str, alive: tuple[bool, ...], rnd: RoundState) -> RoundState:
     """Move the turn on past a finished turn and past seats that hold no card any more (§4.2).
 
     A turn is finished once its seat has chosen and nothing it started still waits: no
     request to answer, no deck draw to complete, no Ceremony prompt owed to a holder.
     """
+    if rnd.phase != "turns" or status != "in_round":
+        return rnd
     order, turn, acted, claims = rnd.turn_order, rnd.turn, rnd.acted, rnd.claims
+    if not acted and turn < len(order) and holds(alive, rnd, order[turn]):
+        return rnd  # the usual case: the seat whose turn it is has yet to choose
     while turn < len(order):
         if acted:
             if (
                 rnd.asker is not None
                 or rnd.drawer is not None
-                or any(is_holder(state, rnd, c) for c in claims)
+                or any(holds(alive, rnd, c) for c in claims)
             ):
                 break
             turn, acted, claims = turn + 1, False, ()
-        elif is_holder(state, rnd, order[turn]):
+        elif holds(alive, rnd, order[turn]):
             break
         else:
             turn += 1
@@ -352,14 +429,8 @@ def _settle(state: GameState, rnd: RoundState) -> RoundState:
 
 
 def evolve(state: GameState, event: Event) -> GameState:
-    """The state after ``event``. Every event of a round joins that round's log."""
-    state = _HANDLERS[type(event)](state, event)
-    rnd = state.round
-    if rnd is not None and state.status != "new":
-        if rnd.phase == "turns" and state.status == "in_round":
-            rnd = _settle(state, rnd)
-        state = replace(state, round=replace(rnd, log=(*rnd.log, event)))
-    return replace(state, version=state.version + 1)
+    """The state after ``event``. Every event from a round's start on joins ``state.log``."""
+    return _HANDLERS[type(event)](state, event)
 
 
 def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:

@@ -41,7 +41,6 @@ class RoundState(msgspec.Struct, frozen=True):
     drawn_clowns: tuple[tuple[int, str], ...] = ()  # (seat, Clown) kept from a draw: rank 22
     out: tuple[int, ...] = ()  # seats out this round (by a power, then at scoring)
     revealed: tuple[Reveal, ...] = ()  # the scoring reveal, once it happened
-    log: tuple[Event, ...] = ()  # this round's events, for views and bots
 
 
 class GameState(msgspec.Struct, frozen=True):
@@ -65,6 +64,7 @@ class GameState(msgspec.Struct, frozen=True):
     salts: tuple[str, ...] = ()  # their commitments' salts
     unopened: tuple[int, ...] = ()  # used-up decks to open at the end of this round
     round: RoundState | None = None  # the current round, or the last one played
+    log: tuple[Event, ...] = ()  # the events since the current (or last) round started
     winners: tuple[int, ...] = ()
     version: int = 0  # number of events folded
 
@@ -80,6 +80,11 @@ def is_over(state: GameState) -> bool:
 def is_holder(state: GameState, rnd: RoundState, seat: int) -> bool:
     """Alive, holding a card, not out by a power (§1)."""
     return state.alive[seat] and rnd.hands[seat] is not None and seat not in rnd.out
+
+
+def holds(alive: tuple[bool, ...], rnd: RoundState, seat: int) -> bool:
+    """``is_holder`` on the alive flags alone (for ``evolve``, before the state is rebuilt)."""
+    return alive[seat] and rnd.hands[seat] is not None and seat not in rnd.out
 
 
 def next_holder(state: GameState, rnd: RoundState, seat: int) -> int | None:

@@ -94,7 +94,7 @@ def view(state: GameState, seat: int | None, *, with_log: bool = True) -> GameVi
     hand = rnd.hands[seat] if rnd is not None and mine and seat is not None else None
     log: tuple[Event, ...] = ()
     if rnd is not None and with_log:
-        log = tuple(redact(e, seat, reveal_all=over) for e in rnd.log)
+        log = tuple(redact(e, seat, reveal_all=over) for e in state.log)
     in_round = rnd is not None and state.status == "in_round"
     seats = tuple(
         SeatInfo(
