@@ -190,8 +190,10 @@ def _advance(tape: _Tape) -> None:
             if not _draw(tape, rnd.drawer):
                 return  # a reshuffle first
             continue
-        if pending(state) is not None:
-            return
+        if rnd.turn < len(rnd.turn_order) or rnd.target is not None:
+            return  # a turn or a request waits for its seat
+        if any(is_holder(state, rnd, seat) for seat in rnd.claims):
+            return  # a Ceremony prompt waits
         _score(tape)
         return
 

@@ -18,7 +18,9 @@ OutReason = Literal["clown", "cat"]
 DeathReason = Literal["clown", "cat", "scoring"]
 
 
-class _Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, omit_defaults=False):
+class _Event(
+    msgspec.Struct, frozen=True, tag_field="type", tag=True, omit_defaults=False, gc=False
+):
     pass
 
 
@@ -152,7 +154,7 @@ class Declined(_Event, frozen=True, tag=_snake):
     seat: int
 
 
-class Reveal(msgspec.Struct, frozen=True):
+class Reveal(msgspec.Struct, frozen=True, gc=False):
     seat: int
     card: str
 

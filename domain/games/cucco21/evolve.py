@@ -161,7 +161,9 @@ def _card_dealt(state: GameState, e: CardDealt) -> GameState:
 def _kept(state: GameState, e: Kept) -> GameState:
     rnd = state.round
     assert rnd is not None
-    rnd = _settle(state.status, state.alive, replace(rnd, acted=True))
+    # A keep ends the turn at once: the next turn is the next holder's.
+    turn = _next_turn(state.alive, rnd.hands, rnd.out, rnd.turn_order, rnd.turn + 1)
+    rnd = replace(rnd, turn=turn, acted=False, claims=())
     return replace(state, round=rnd, log=(*state.log, e), version=state.version + 1)
 
 
@@ -195,8 +197,21 @@ def _traded(state: GameState, e: Traded) -> GameState:
             for seat, gave, got in gave_got
             if value(gave) == CEREMONY and value(got) >= CEREMONY_MIN_GOT
         )
-    rnd = replace(rnd, hands=hands, origins=origins, asker=None, target=None, claims=claims)
-    return _next(state, e, rnd)
+    if claims:  # the turn waits for the Ceremony prompts
+        rnd = replace(rnd, hands=hands, origins=origins, asker=None, target=None, claims=claims)
+    else:  # the turn is over (a Clown's out, next, may skip more seats)
+        turn = _next_turn(state.alive, hands, rnd.out, rnd.turn_order, rnd.turn + 1)
+        rnd = replace(
+            rnd,
+            hands=hands,
+            origins=origins,
+            asker=None,
+            target=None,
+            claims=claims,
+            turn=turn,
+            acted=False,
+        )
+    return replace(state, round=rnd, log=(*state.log, e), version=state.version + 1)
 
 
 def _deck_discarded(state: GameState, e: DeckDiscarded) -> GameState:
@@ -397,6 +412,22 @@ def _next(
         log=(*state.log, e),
         version=state.version + 1,
     )
+
+
+def _next_turn(
+    alive: tuple[bool, ...],
+    hands: tuple[str | None, ...],
+    out: tuple[int, ...],
+    order: tuple[int, ...],
+    turn: int,
+) -> int:
+    """The first index from ``turn`` on in ``order`` whose seat holds a card (or the end)."""
+    while turn < len(order):
+        seat = order[turn]
+        if alive[seat] and hands[seat] is not None and seat not in out:
+            return turn
+        turn += 1
+    return turn
 
 
 def _settle(status: str, alive: tuple[bool, ...], rnd: RoundState) -> RoundState:

@@ -19,7 +19,7 @@ GameStatus = Literal["new", "between_rounds", "in_round", "over"]
 Phase = Literal["deal", "turns", "scoring"]
 
 
-class RoundState(msgspec.Struct, frozen=True):
+class RoundState(msgspec.Struct, frozen=True, gc=False):
     """One round. ``hands[s]`` is the card seat ``s`` holds now, ``origins[s]`` that card's
     origin (C14)."""
 
@@ -43,7 +43,7 @@ class RoundState(msgspec.Struct, frozen=True):
     revealed: tuple[Reveal, ...] = ()  # the scoring reveal, once it happened
 
 
-class GameState(msgspec.Struct, frozen=True):
+class GameState(msgspec.Struct, frozen=True, gc=False):
     seats: tuple[SeatSpec, ...] = ()
     starting_chips: int = 0
     powers: bool = True

@@ -22,7 +22,7 @@ from domain.games.cucco21.events import (
     Traded,
 )  # fmt: skip
 from domain.games.cucco21.pending import PendingDecision, pending
-from domain.games.cucco21.state import GameState, GameStatus, is_holder
+from domain.games.cucco21.state import GameState, GameStatus
 
 
 def redact(event: Event, seat: int | None, *, reveal_all: bool = False) -> Event:
@@ -95,18 +95,22 @@ def view(state: GameState, seat: int | None, *, with_log: bool = True) -> GameVi
     log: tuple[Event, ...] = ()
     if rnd is not None and with_log:
         log = tuple(redact(e, seat, reveal_all=over) for e in state.log)
-    in_round = rnd is not None and state.status == "in_round"
+    out: tuple[int, ...] = ()
+    holding: tuple[str | None, ...] = (None,) * n
+    if rnd is not None and state.status == "in_round":
+        out, holding = rnd.out, rnd.hands
+    chips, alive, bankrupt = state.chips, state.alive, state.bankrupt
     seats = tuple(
         SeatInfo(
-            seat=i,
-            name=spec.name,
-            kind=spec.kind,
-            bot_level=spec.bot_level,
-            chips=state.chips[i],
-            alive=state.alive[i],
-            bankrupt=state.bankrupt[i],
-            out=rnd is not None and in_round and i in rnd.out,
-            holder=rnd is not None and in_round and is_holder(state, rnd, i),
+            i,
+            spec.name,
+            spec.kind,
+            spec.bot_level,
+            chips[i],
+            alive[i],
+            bankrupt[i],
+            i in out,
+            alive[i] and holding[i] is not None and i not in out,  # is_holder (§1)
         )
         for i, spec in enumerate(state.seats)
     )
