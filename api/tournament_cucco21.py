@@ -2,10 +2,10 @@
 
     cuccu tournament --game cucco21 --seats expert,basic,basic,basic --matches 2000 [--max-sets 3]
 
-The games are played by the pure loop ``domain.games.cucco21.tournament.play_game``; this module
-only totals and reports them, reusing Cuccù's tournament helpers (seat rotation, per-match
-seeds, Wilson intervals, percentiles, the progress bar). A seat wins a game when it ends with
-the most chips (C26; a tie is a win for each tied seat).
+The games are played by the pure loop ``domain.games.cucco21.bots.tournament.play_game``;
+this module only totals and reports them, reusing Cuccù's tournament helpers (seat rotation,
+per-match seeds, Wilson intervals, percentiles, the progress bar). A seat wins a game when it
+ends with the most chips (C26; a tie is a win for each tied seat).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 from api.tournament import ProgressBar, match_rng, percentile, seated_levels, wilson_interval
 from domain.games.cucco21.bots import POLICIES
+from domain.games.cucco21.bots.tournament import GameRecord, play_game
 from domain.games.cucco21.config import MAX_SEATS, MIN_SEATS
-from domain.games.cucco21.tournament import GameRecord, play_game
 
 
 @dataclass

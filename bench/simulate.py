@@ -37,9 +37,9 @@ from domain import (  # noqa: E402
 )  # fmt: skip
 from domain.bots import autoplay, choose  # noqa: E402
 from domain.games.cucco21 import events as c21_events  # noqa: E402
+from domain.games.cucco21.bots.tournament import play_game  # noqa: E402
 from domain.games.cucco21.evolve import evolve as c21_evolve  # noqa: E402
 from domain.games.cucco21.state import initial_state as c21_initial  # noqa: E402
-from domain.games.cucco21.tournament import play_game  # noqa: E402
 
 
 def play(seats: int, lives: int, level: str, rng: random.Random) -> list[Event]:
