@@ -22,7 +22,7 @@ from domain.games.cucco21.config import ROUND_CARDS, Config
 from domain.games.cucco21.decide import apply
 from domain.games.cucco21.events import Event, GameEnded, SetEnded
 from domain.games.cucco21.pending import pending
-from domain.games.cucco21.state import GameState, initial_state
+from domain.games.cucco21.state import GameState, Seals, initial_state
 from domain.games.cucco21.transcript import transcript
 
 FORMAT: Final = "cucco21-scenario/1"
@@ -90,11 +90,11 @@ def position(scenario: dict[str, Any]) -> GameState:
         set_number=set_number,
         round_card=card,
         dealer=dealer,
-        deck=tuple(deck),
+        deck_cards=tuple(deck),
+        deck_top=0,
         discard=tuple(discard),
         deck_number=1,
-        decks=(tuple(deck),),
-        salts=(_SALT,),
+        seals=Seals((tuple(deck),), (_SALT,), ()),
     )
 
 

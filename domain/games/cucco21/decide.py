@@ -57,7 +57,7 @@ from domain.games.cucco21.events import (
 from domain.games.cucco21.evolve import evolve
 from domain.games.cucco21.fairness import commitment
 from domain.games.cucco21.pending import pending
-from domain.games.cucco21.state import GameState, RoundState, is_holder, next_holder
+from domain.games.cucco21.state import GameState, RoundState, is_holder, next_holder, origin
 
 
 class _Tape:
@@ -181,10 +181,10 @@ def _advance(tape: _Tape) -> None:
     while tape.state.status == "in_round":
         state, rnd = tape.state, tape.round
         if rnd.phase == "deal":
-            if not state.deck:
+            if state.deck_empty:
                 return  # a reshuffle first (§4.7)
             seat = next(s for s in rnd.turn_order if state.alive[s] and rnd.hands[s] is None)
-            tape.emit(CardDealt(seat, state.deck[0]))
+            tape.emit(CardDealt(seat, state.deck_cards[state.deck_top]))
             continue
         if rnd.drawer is not None:
             if not _draw(tape, rnd.drawer):
@@ -202,10 +202,10 @@ def _draw(tape: _Tape, d: int) -> bool:
     """Steps 2–3 of a deck trade (§4.6); False when the deck is empty and must be reshuffled."""
     powers = tape.state.powers
     while True:
-        deck = tape.state.deck
-        if not deck:
+        state = tape.state
+        if state.deck_empty:
             return False
-        card = deck[0]
+        card = state.deck_cards[state.deck_top]
         tape.emit(CardDrawn(d, card))
         kind = value(card) if powers else 0
         if kind in (HOUSE, HORSE):
@@ -213,20 +213,20 @@ def _draw(tape: _Tape, d: int) -> bool:
             continue
         if kind in (LOVERS, CAT):
             rnd = tape.round
-            given, origin = rnd.given, rnd.given_origin
-            assert given is not None and origin is not None
+            given = rnd.given
+            assert given is not None
             tape.emit(PowerDiscarded(d, card))
             tape.emit(TakenBack(d, given))  # C17, C18, R1
             if kind == CAT:
-                _cat_strikes(tape, origin)
+                _cat_strikes(tape, origin(tape.state, given))
         return True  # anything else is kept (no event beyond the draw)
 
 
-def _cat_strikes(tape: _Tape, origin: int) -> None:
-    """C12, C18: the origin is out, unless it is already out this round or dead."""
+def _cat_strikes(tape: _Tape, seat: int) -> None:
+    """C12, C18: the card's origin ``seat`` is out, unless already out this round or dead."""
     state, rnd = tape.state, tape.round
-    if state.alive[origin] and origin not in rnd.out:
-        _out(tape, origin, "cat")
+    if state.alive[seat] and seat not in rnd.out:
+        _out(tape, seat, "cat")
 
 
 def _out(tape: _Tape, seat: int, reason: OutReason) -> None:
@@ -272,9 +272,9 @@ def _choose(tape: _Tape, c: Choose) -> None:
         elif c.choice == "refuse":
             tape.emit(Refused(c.seat, asker))
             card = tape.round.hands[c.seat]
-            origin = tape.round.origins[asker]
-            if card is not None and value(card) == CAT and origin is not None:
-                _cat_strikes(tape, origin)
+            offered = tape.round.hands[asker]
+            if card is not None and value(card) == CAT and offered is not None:
+                _cat_strikes(tape, origin(tape.state, offered))  # C12
         else:  # send_on (C8)
             tape.emit(SentOn(c.seat, asker))
             _trade_from(tape, asker, c.seat)
@@ -357,8 +357,8 @@ def _score(tape: _Tape) -> None:
 
 def _end_round(tape: _Tape, undecided: bool) -> None:
     state = tape.state
-    for number in state.unopened:  # decks used up this round: nothing they hid is in play now
-        tape.emit(DeckOpened(number, state.decks[number - 1], state.salts[number - 1]))
+    for number in state.seals.unopened:  # decks used up this round: nothing they hid is in play now
+        tape.emit(DeckOpened(number, state.seals.decks[number - 1], state.seals.salts[number - 1]))
     n = len(state.seats)
     alive = [s for s in range(n) if state.alive[s]]
     set_over = undecided or len(alive) < 2
@@ -374,7 +374,7 @@ def _end_round(tape: _Tape, undecided: bool) -> None:
     state = tape.state
     if any(state.bankrupt) or state.set_number == state.max_sets:  # §8, C4, R11
         number = state.deck_number
-        tape.emit(DeckOpened(number, state.decks[number - 1], state.salts[number - 1]))
+        tape.emit(DeckOpened(number, state.seals.decks[number - 1], state.seals.salts[number - 1]))
         most = max(state.chips)
         tape.emit(GameEnded(tuple(s for s in range(n) if state.chips[s] == most)))
         return

@@ -39,7 +39,7 @@ from domain.games.cucco21.events import (
     TakenBack,
     Traded,
 )  # fmt: skip
-from domain.games.cucco21.state import GameState, RoundState, holds
+from domain.games.cucco21.state import GameState, RoundState, Rules, Seals, holds
 
 
 def _set(values: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:
@@ -58,10 +58,7 @@ def _without(values: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
 def _game_created(state: GameState, e: GameCreated) -> GameState:
     n = len(e.seats)
     return GameState(
-        seats=e.seats,
-        starting_chips=e.starting_chips,
-        powers=e.powers,
-        max_sets=e.max_sets,
+        rules=Rules(e.seats, e.starting_chips, e.powers, e.max_sets),
         chips=(e.starting_chips,) * n,
         alive=(True,) * n,
         bankrupt=(False,) * n,
@@ -73,15 +70,15 @@ def _game_created(state: GameState, e: GameCreated) -> GameState:
 def _deck_shuffled(state: GameState, e: DeckShuffled) -> GameState:
     assert e.order is not None and e.salt is not None, "stored events are never redacted"
     # A reshuffle means the deck before it is used up: it is opened when this round ends.
-    unopened = (*state.unopened, state.deck_number) if state.deck_number else state.unopened
+    seals = state.seals
+    unopened = (*seals.unopened, state.deck_number) if state.deck_number else seals.unopened
     return replace(
         state,
-        deck=e.order,
+        deck_cards=e.order,
+        deck_top=0,
         discard=(),
         deck_number=e.number,
-        decks=(*state.decks, e.order),
-        salts=(*state.salts, e.salt),
-        unopened=unopened,
+        seals=Seals((*seals.decks, e.order), (*seals.salts, e.salt), unopened),
         status="between_rounds" if state.status == "new" else state.status,
         log=(*state.log, e) if state.round is not None else state.log,
         version=state.version + 1,
@@ -89,15 +86,15 @@ def _deck_shuffled(state: GameState, e: DeckShuffled) -> GameState:
 
 
 def _deck_opened(state: GameState, e: DeckOpened) -> GameState:
-    unopened = state.unopened
-    if e.number in unopened:
-        unopened = _without(unopened, e.number)
-    return replace(state, unopened=unopened, log=(*state.log, e), version=state.version + 1)
+    seals = state.seals
+    if e.number in seals.unopened:
+        seals = replace(seals, unopened=_without(seals.unopened, e.number))
+    return replace(state, seals=seals, log=(*state.log, e), version=state.version + 1)
 
 
 def _round_started(state: GameState, e: RoundStarted) -> GameState:
     n = len(state.seats)
-    rnd = RoundState(e.round, e.round_card, e.dealer, e.turn_order, (None,) * n, (None,) * n)
+    rnd = RoundState(e.round, e.round_card, e.dealer, e.turn_order, (None,) * n)
     return replace(
         state,
         round=rnd,
@@ -148,13 +145,16 @@ def _card_dealt(state: GameState, e: CardDealt) -> GameState:
     rnd = replace(
         rnd,
         hands=(*rnd.hands[:seat], e.card, *rnd.hands[seat + 1 :]),
-        origins=(*rnd.origins[:seat], seat, *rnd.origins[seat + 1 :]),
         phase="turns" if seat == last else "deal",
     )
     if seat == last:
         rnd = _settle(state.status, alive, rnd)
     return replace(
-        state, round=rnd, deck=state.deck[1:], log=(*state.log, e), version=state.version + 1
+        state,
+        round=rnd,
+        deck_top=state.deck_top + 1,
+        log=(*state.log, e),
+        version=state.version + 1,
     )
 
 
@@ -188,7 +188,6 @@ def _traded(state: GameState, e: Traded) -> GameState:
     assert e.asker_gets is not None and e.target_gets is not None
     a, t = e.asker, e.target
     hands = _set(_set(rnd.hands, a, e.asker_gets), t, e.target_gets)
-    origins = _set(_set(rnd.origins, a, rnd.origins[t]), t, rnd.origins[a])
     claims: tuple[int, ...] = ()
     if state.powers:  # §4.4 step 3: who gave a Ceremony and got at least a 5 (a Clown is 1)
         gave_got = ((a, e.target_gets, e.asker_gets), (t, e.asker_gets, e.target_gets))
@@ -198,13 +197,12 @@ def _traded(state: GameState, e: Traded) -> GameState:
             if value(gave) == CEREMONY and value(got) >= CEREMONY_MIN_GOT
         )
     if claims:  # the turn waits for the Ceremony prompts
-        rnd = replace(rnd, hands=hands, origins=origins, asker=None, target=None, claims=claims)
+        rnd = replace(rnd, hands=hands, asker=None, target=None, claims=claims)
     else:  # the turn is over (a Clown's out, next, may skip more seats)
         turn = _next_turn(state.alive, hands, rnd.out, rnd.turn_order, rnd.turn + 1)
         rnd = replace(
             rnd,
             hands=hands,
-            origins=origins,
             asker=None,
             target=None,
             claims=claims,
@@ -222,10 +220,8 @@ def _deck_discarded(state: GameState, e: DeckDiscarded) -> GameState:
         asker=None,
         target=None,
         hands=_set(rnd.hands, e.seat, None),
-        origins=_set(rnd.origins, e.seat, None),
         drawer=e.seat,
         given=e.card,
-        given_origin=rnd.origins[e.seat],
     )
     return _next(state, e, rnd, discard=(*state.discard, e.card))
 
@@ -234,7 +230,9 @@ def _card_drawn(state: GameState, e: CardDrawn) -> GameState:
     rnd = _rnd(state)
     assert e.card is not None, "stored events are never redacted"
     if not kept_when_drawn(e.card, state.powers):
-        return _next(state, e, rnd, deck=state.deck[1:])  # a power_discard follows
+        return replace(  # a power_discard follows
+            state, deck_top=state.deck_top + 1, log=(*state.log, e), version=state.version + 1
+        )
     d, card = e.seat, e.card
     clowns = rnd.drawn_clowns
     claims: tuple[int, ...] = ()
@@ -254,12 +252,17 @@ def _card_drawn(state: GameState, e: CardDrawn) -> GameState:
     rnd = replace(
         rnd,
         hands=_set(rnd.hands, d, card),
-        origins=_set(rnd.origins, d, d),
         drawer=None,
         drawn_clowns=clowns,
         claims=claims,
     )
-    return _next(state, e, rnd, deck=state.deck[1:])
+    return replace(
+        state,
+        round=_settle(state.status, state.alive, rnd),
+        deck_top=state.deck_top + 1,
+        log=(*state.log, e),
+        version=state.version + 1,
+    )
 
 
 def _power_discarded(state: GameState, e: PowerDiscarded) -> GameState:
@@ -270,15 +273,14 @@ def _power_discarded(state: GameState, e: PowerDiscarded) -> GameState:
 
 def _taken_back(state: GameState, e: TakenBack) -> GameState:
     rnd = _rnd(state)
-    deck, discard = state.deck, state.discard
+    deck, discard = None, state.discard
     if e.card in discard:
         discard = _without(discard, e.card)
     else:  # R1: a reshuffle in this deck trade put it in the new deck
-        deck = _without(deck, e.card)
+        deck = _without(state.deck, e.card)
     rnd = replace(
         rnd,
         hands=_set(rnd.hands, e.seat, e.card),
-        origins=_set(rnd.origins, e.seat, rnd.given_origin),
         drawer=None,
     )
     return _next(state, e, rnd, deck=deck, discard=discard)
@@ -407,7 +409,8 @@ def _next(
     return replace(
         state,
         round=_settle(state.status, state.alive, rnd),
-        deck=state.deck if deck is None else deck,
+        deck_cards=state.deck_cards if deck is None else deck,
+        deck_top=state.deck_top if deck is None else 0,
         discard=state.discard if discard is None else discard,
         log=(*state.log, e),
         version=state.version + 1,

@@ -37,7 +37,7 @@ def needs_shuffle(state: GameState) -> bool:
     """A card must be taken and the deck is empty (or no deck was ever built)."""
     if state.deck_number == 0:
         return state.status == "new" and bool(state.seats)
-    if state.deck or state.status != "in_round":
+    if not state.deck_empty or state.status != "in_round":
         return False
     rnd = state.round
     assert rnd is not None

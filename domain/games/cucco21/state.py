@@ -13,22 +13,21 @@ import msgspec
 
 from domain.commands import SeatSpec
 from domain.games.cucco21.config import RoundCard
-from domain.games.cucco21.events import Event, Reveal
+from domain.games.cucco21.events import CardDealt, CardDrawn, Event, Reveal
 
 GameStatus = Literal["new", "between_rounds", "in_round", "over"]
 Phase = Literal["deal", "turns", "scoring"]
 
 
 class RoundState(msgspec.Struct, frozen=True, gc=False):
-    """One round. ``hands[s]`` is the card seat ``s`` holds now, ``origins[s]`` that card's
-    origin (C14)."""
+    """One round. ``hands[s]`` is the card seat ``s`` holds now. A card's origin (C14) is not
+    kept here: ``origin`` reads it from the round's log, the rare time a Cat asks for it."""
 
     number: int
     round_card: RoundCard
     dealer: int
     turn_order: tuple[int, ...]
     hands: tuple[str | None, ...]
-    origins: tuple[int | None, ...]
     phase: Phase = "deal"
     turn: int = 0  # index in turn_order of the seat whose turn is awaited or in progress
     acted: bool = False  # that seat has chosen (keep, or a trade still being resolved)
@@ -37,17 +36,33 @@ class RoundState(msgspec.Struct, frozen=True, gc=False):
     claims: tuple[int, ...] = ()  # seats owed a Ceremony prompt, in order (asker first)
     drawer: int | None = None  # a deck trade between its discard and its kept card
     given: str | None = None  # the card the drawer discarded in step 1
-    given_origin: int | None = None
     drawn_clowns: tuple[tuple[int, str], ...] = ()  # (seat, Clown) kept from a draw: rank 22
     out: tuple[int, ...] = ()  # seats out this round (by a power, then at scoring)
     revealed: tuple[Reveal, ...] = ()  # the scoring reveal, once it happened
 
 
-class GameState(msgspec.Struct, frozen=True, gc=False):
+class Rules(msgspec.Struct, frozen=True, gc=False):
+    """What the game was created with: fixed for its whole life."""
+
     seats: tuple[SeatSpec, ...] = ()
     starting_chips: int = 0
     powers: bool = True
     max_sets: int | None = None
+
+
+class Seals(msgspec.Struct, frozen=True, gc=False):
+    """Every deck as shuffled and its salt (hidden until opened, C27)."""
+
+    decks: tuple[tuple[str, ...], ...] = ()
+    salts: tuple[str, ...] = ()
+    unopened: tuple[int, ...] = ()  # used-up decks to open at the end of this round
+
+
+class GameState(msgspec.Struct, frozen=True, gc=False):
+    """The game. Fields that change rarely sit in small sub-structs (``rules``, ``seals``):
+    every event rebuilds this struct, and its cost grows with its number of fields."""
+
+    rules: Rules = msgspec.field(default_factory=Rules)
     status: GameStatus = "new"
     chips: tuple[int, ...] = ()
     box: int = 0
@@ -57,16 +72,40 @@ class GameState(msgspec.Struct, frozen=True, gc=False):
     round_card: RoundCard = "1"  # of the current round, or of the next one between rounds
     dealer: int = 0  # of the current round, or of the next one between rounds
     rounds_played: int = 0
-    deck: tuple[str, ...] = ()  # the draw deck, index 0 = top
+    deck_cards: tuple[str, ...] = ()  # the deck as last built; ``deck`` is what is left of it
+    deck_top: int = 0  # how many of ``deck_cards`` were taken (a deal, a draw moves it on)
     discard: tuple[str, ...] = ()  # oldest first
     deck_number: int = 0  # decks shuffled so far; 0 before the first shuffle
-    decks: tuple[tuple[str, ...], ...] = ()  # every deck as shuffled (hidden until opened)
-    salts: tuple[str, ...] = ()  # their commitments' salts
-    unopened: tuple[int, ...] = ()  # used-up decks to open at the end of this round
+    seals: Seals = msgspec.field(default_factory=Seals)
     round: RoundState | None = None  # the current round, or the last one played
     log: tuple[Event, ...] = ()  # the events since the current (or last) round started
     winners: tuple[int, ...] = ()
     version: int = 0  # number of events folded
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """The draw deck now, index 0 = top."""
+        return self.deck_cards[self.deck_top :]
+
+    @property
+    def deck_empty(self) -> bool:
+        return self.deck_top >= len(self.deck_cards)
+
+    @property
+    def seats(self) -> tuple[SeatSpec, ...]:
+        return self.rules.seats
+
+    @property
+    def starting_chips(self) -> int:
+        return self.rules.starting_chips
+
+    @property
+    def powers(self) -> bool:
+        return self.rules.powers
+
+    @property
+    def max_sets(self) -> int | None:
+        return self.rules.max_sets
 
 
 def initial_state() -> GameState:
@@ -85,6 +124,18 @@ def is_holder(state: GameState, rnd: RoundState, seat: int) -> bool:
 def holds(alive: tuple[bool, ...], rnd: RoundState, seat: int) -> bool:
     """``is_holder`` on the alive flags alone (for ``evolve``, before the state is rebuilt)."""
     return alive[seat] and rnd.hands[seat] is not None and seat not in rnd.out
+
+
+def origin(state: GameState, card: str) -> int:
+    """The seat that was dealt ``card`` this round, or that drew it from the deck (C14, R10).
+
+    The last deal or draw of the card in the round's log: a card taken back keeps its origin
+    (taking back is not drawing), and a card drawn again after a reshuffle has its drawer.
+    """
+    for event in reversed(state.log):
+        if isinstance(event, CardDealt | CardDrawn) and event.card == card:
+            return event.seat
+    raise AssertionError(f"{card} was neither dealt nor drawn this round")
 
 
 def next_holder(state: GameState, rnd: RoundState, seat: int) -> int | None:
