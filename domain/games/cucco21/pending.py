@@ -11,7 +11,7 @@ from typing import Final, Literal
 import msgspec
 
 from domain.games.cucco21.cards import CAT, LOVERS, value
-from domain.games.cucco21.state import GameState, is_holder
+from domain.games.cucco21.state import GameState, RoundState, is_holder
 
 DecisionKind = Literal["shuffle", "next_round", "turn", "asked", "ceremony"]
 
@@ -46,14 +46,22 @@ def needs_shuffle(state: GameState) -> bool:
 
 def pending(state: GameState) -> PendingDecision | None:
     """The decision the game waits for, or None once it is over (or before it is created)."""
+    rnd = state.round
+    status = state.status
+    if status == "in_round" and rnd is not None and rnd.drawer is None and rnd.phase == "turns":
+        return _prompt(state, rnd)  # the common case, asked for at every decision
     if needs_shuffle(state):
         pile = 42 if state.deck_number == 0 else len(state.discard)
         return PendingDecision(None, "shuffle", (), pile)
-    if state.status == "between_rounds":
+    if status == "between_rounds":
         return _NEXT_ROUND
-    rnd = state.round
-    if state.status != "in_round" or rnd is None or rnd.phase != "turns":
+    if status != "in_round" or rnd is None or rnd.phase != "turns":
         return None
+    return _prompt(state, rnd)
+
+
+def _prompt(state: GameState, rnd: RoundState) -> PendingDecision | None:
+    """The seat's decision awaited in the trading phase, if any."""
     for seat in rnd.claims:
         if is_holder(state, rnd, seat):
             return PendingDecision(seat, "ceremony", _CEREMONY)
