@@ -131,6 +131,9 @@ def _check_views(state: GameState, knowledge: Knowledge, new_events: list[Event]
         assert shown <= allowed, (seat, shown - allowed)
         if seat is not None and state.round is not None:
             assert seen.hand == state.round.hands[seat]
+        step = seen.pending
+        if step is not None and step.seat is not None and step.seat != seat:
+            assert step.kind == "turn" or step.choices == (), step  # which power: the seat's
 
 
 def _try_illegal(state: GameState, rng: random.Random) -> None:

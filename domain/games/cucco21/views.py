@@ -82,6 +82,17 @@ class GameView(msgspec.Struct, frozen=True):
     version: int
 
 
+def _pending_as_seen(state: GameState, seat: int | None, over: bool) -> PendingDecision | None:
+    """The prompt, without its choices for anyone but the seat it is for when they would tell
+    which power the seat holds (a Lovers or Cat refuses, a House or Horse sends on; only one who
+    gave a Ceremony may claim). That the seat is prompted at all stays visible: the format
+    prompts a target only when it holds a power, as a player's pause would show at a table."""
+    step = pending(state)
+    if step is None or over or step.seat is None or step.seat == seat or step.kind == "turn":
+        return step
+    return replace(step, choices=())
+
+
 def view(state: GameState, seat: int | None, *, with_log: bool = True) -> GameView:
     """The game as ``seat`` (None: a spectator) may see it.
 
@@ -127,7 +138,7 @@ def view(state: GameState, seat: int | None, *, with_log: bool = True) -> GameVi
         round_card=state.round_card,
         dealer=state.dealer,
         turn_order=rnd.turn_order if rnd is not None else (),
-        pending=pending(state),
+        pending=_pending_as_seen(state, seat, over),
         hand=hand,
         revealed=rnd.revealed if rnd is not None else (),
         deck_size=len(state.deck),
