@@ -22,7 +22,6 @@ import random
 from collections.abc import Sequence
 
 from domain.games.cucco21.cards import (
-    CARDS,
     CAT,
     CEREMONY,
     CEREMONY_MIN_GOT,
@@ -215,6 +214,3 @@ def _received(
     if rest[v] > 0:
         rest[v] -= 1
     return _out_chance(v, rest, max(unknown, 0), known_values)
-
-
-__all__ = ["CARDS", "expert_choice"]
