@@ -164,3 +164,26 @@ def test_c18_a_cat_drawn_strikes_the_origin_of_a_card_the_dealer_received() -> N
         ("pay", 2, 2, "box", "penalty"),
     ]
     assert result["chips_after"] == [8, 10, 8]  # then the dealer's 3 is lowest at scoring
+
+
+def test_r2_a_cat_drawn_back_is_its_own_take_back_and_strikes_the_seat_dealt_it() -> None:
+    # Seat 1 is dealt the Cat and trades it to the dealer; the dealer gives it to the deck, the
+    # reshuffle puts it on top, and the dealer draws it: a drawn Cat, discarded, and the card
+    # taken back is that same Cat, whose origin is still seat 1 (drawing it gave it none).
+    scenario = position(
+        seats=3, dealer=2, round_card="2", deck=["5#1", "18#2", "9#1"], deck_is_all=True,
+        decisions=[(0, "keep"), (1, "trade"), (2, "trade")],
+    )  # fmt: skip
+    pile = [*scenario["discard_before"], "18#2"]
+    scenario["reshuffles"] = [["18#2", *[c for c in pile if c != "18#2"]]]
+    result = play(scenario)
+    assert events(result)[5:13] == [
+        ("trade", 1, 2, "9#1", "18#2"),
+        ("deck_discard", 2, "18#2"),
+        ("reshuffle", 40),
+        ("draw", 2, "18#2"),
+        ("power_discard", 2, "18#2"),
+        ("take_back", 2, "18#2"),
+        ("out", 1, "cat", "9#1"),
+        ("pay", 1, 2, "box", "penalty"),
+    ]

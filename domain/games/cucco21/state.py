@@ -12,6 +12,7 @@ from typing import Literal
 import msgspec
 
 from domain.commands import SeatSpec
+from domain.games.cucco21.cards import kept_when_drawn
 from domain.games.cucco21.config import RoundCard
 from domain.games.cucco21.events import CardDealt, CardDrawn, Event, Reveal
 
@@ -127,13 +128,17 @@ def holds(alive: tuple[bool, ...], rnd: RoundState, seat: int) -> bool:
 
 
 def origin(state: GameState, card: str) -> int:
-    """The seat that was dealt ``card`` this round, or that drew it from the deck (C14, R10).
+    """The seat that was dealt ``card`` this round, or that drew it and kept it (C14, R10).
 
-    The last deal or draw of the card in the round's log: a card taken back keeps its origin
-    (taking back is not drawing), and a card drawn again after a reshuffle has its drawer.
+    The last deal, or draw kept, of the card in the round's log: a card taken back keeps its
+    origin (taking back is not drawing), a drawn power card that was discarded gave it none
+    (even when, after a reshuffle, it is the very card taken back: R2), and a card drawn and
+    kept again after a reshuffle has its drawer.
     """
     for event in reversed(state.log):
-        if isinstance(event, CardDealt | CardDrawn) and event.card == card:
+        if type(event) is CardDealt and event.card == card:
+            return event.seat
+        if type(event) is CardDrawn and event.card == card and kept_when_drawn(card, state.powers):
             return event.seat
     raise AssertionError(f"{card} was neither dealt nor drawn this round")
 
