@@ -128,7 +128,7 @@ def test_the_engine_agrees_with_the_reference_on_random_rounds(seed: int) -> Non
 def test_a_seeded_sweep_reaches_the_rare_paths() -> None:
     """Many more rounds than hypothesis draws, and proof that they reach the rare rules."""
     seen: set[str] = set()
-    for seed in range(3000):
+    for seed in range(8000):
         result = compare(seed)
         kinds = {e["t"] for e in result["events"]}
         seen |= kinds
