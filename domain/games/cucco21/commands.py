@@ -28,6 +28,13 @@ class Shuffle(msgspec.Struct, frozen=True, tag="shuffle", tag_field="type"):
     salt: str
 
 
+class ClaimSeat(msgspec.Struct, frozen=True, tag="claim_seat", tag_field="type"):
+    """A person takes an open seat under a display name, before the first round."""
+
+    seat: int
+    name: str
+
+
 class StartRound(msgspec.Struct, frozen=True, tag="start_round", tag_field="type"):
     """Answer a ``next_round`` step: ante (round card 1) and deal from the persistent deck."""
 
@@ -39,4 +46,4 @@ class Choose(msgspec.Struct, frozen=True, tag="choose", tag_field="type"):
     choice: Choice
 
 
-Command = CreateGame | Shuffle | StartRound | Choose
+Command = CreateGame | ClaimSeat | Shuffle | StartRound | Choose

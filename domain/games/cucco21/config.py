@@ -50,8 +50,6 @@ def config_errors(config: Config) -> list[str]:
     for i, seat in enumerate(config.seats):
         if not seat.name.strip():
             errors.append(f"seat {i} needs a name")
-        if seat.kind == "open":
-            errors.append(f"seat {i}: Cucco 21 has no open seats yet")
         if seat.kind == "bot" and seat.bot_level not in BOT_LEVELS:
             errors.append(f"seat {i}: bot level must be one of {', '.join(BOT_LEVELS)}")
         if seat.kind != "bot" and seat.bot_level is not None:

@@ -19,7 +19,14 @@ from domain.games.cucco21.cards import (
     answers_when_asked,
     value,
 )  # fmt: skip
-from domain.games.cucco21.commands import Choose, Command, CreateGame, Shuffle, StartRound
+from domain.games.cucco21.commands import (
+    Choose,
+    ClaimSeat,
+    Command,
+    CreateGame,
+    Shuffle,
+    StartRound,
+)
 from domain.games.cucco21.config import PENALTY, config_errors, next_round_card
 from domain.games.cucco21.events import (
     Asked,
@@ -48,6 +55,7 @@ from domain.games.cucco21.events import (
     RoundScored,
     RoundStarted,
     SeatBankrupted,
+    SeatClaimed,
     SentOn,
     SetEnded,
     SetStarted,
@@ -94,6 +102,8 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
         _start_round(tape)
     elif isinstance(command, CreateGame):
         _create(tape, command)
+    elif isinstance(command, ClaimSeat):
+        _claim(tape, command)
     else:  # pragma: no cover - the union is closed
         raise DomainError("invalid_config", f"unknown command {command!r}")
     return tape.state, tape.events
@@ -112,6 +122,18 @@ def _create(tape: _Tape, c: CreateGame) -> None:
     tape.emit(
         GameCreated(cfg.seats, cfg.starting_chips, cfg.powers, cfg.max_sets, cfg.first_dealer)
     )
+
+
+def _claim(tape: _Tape, c: ClaimSeat) -> None:
+    state = tape.state
+    _require_playing(state)
+    if not 0 <= c.seat < len(state.seats):
+        raise DomainError("unknown_seat", f"there is no seat {c.seat}")
+    if state.seats[c.seat].kind != "open" or state.rounds_played:
+        raise DomainError("seat_taken", f"seat {c.seat} is not open")
+    if not c.name.strip():
+        raise DomainError("invalid_config", "a claimed seat needs a name")
+    tape.emit(SeatClaimed(c.seat, c.name))
 
 
 def _require_playing(state: GameState) -> None:
@@ -145,6 +167,8 @@ def _start_round(tape: _Tape) -> None:
     state = tape.state
     _require_playing(state)
     step = pending(state)
+    if step is not None and step.kind == "claim_seat":
+        raise DomainError("seats_open", "the first round starts when every open seat is claimed")
     if step is None or step.kind != "next_round":
         raise DomainError("round_in_progress", "a round is being played or a deck shuffled")
     n, dealer = len(state.seats), state.dealer
@@ -251,6 +275,8 @@ def _choose(tape: _Tape, c: Choose) -> None:
         raise DomainError("unknown_seat", f"there is no seat {c.seat}")
     step = pending(state)
     assert step is not None
+    if step.kind == "claim_seat":
+        raise DomainError("seats_open", "the first round starts when every open seat is claimed")
     if step.seat is None:
         raise DomainError("illegal_choice", f"the next step is {step.kind}, not a seat's choice")
     if step.seat != c.seat:

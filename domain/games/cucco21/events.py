@@ -36,6 +36,13 @@ class GameCreated(_Event, frozen=True, tag=_snake):
     first_dealer: int
 
 
+class SeatClaimed(_Event, frozen=True, tag=_snake):
+    """An open seat became a human seat under ``name``."""
+
+    seat: int
+    name: str
+
+
 class DeckShuffled(_Event, frozen=True, tag=_snake):
     """Deck ``number`` is built: the first from all 42 cards, each later one from the discard
     pile (§4.7). ``commitment`` = sha256(salt ‖ order) is public at once; ``order`` and ``salt``
@@ -197,17 +204,17 @@ class GameEnded(_Event, frozen=True, tag=_snake):
 
 
 Event = (
-    GameCreated | DeckShuffled | DeckOpened | RoundStarted | ChipsPaid | SeatBankrupted
-    | CardDealt | Kept | Asked | Refused | SentOn | Traded | DeckDiscarded | CardDrawn
-    | PowerDiscarded | TakenBack | MadeOut | Died | Claimed | Declined | RoundScored
+    GameCreated | SeatClaimed | DeckShuffled | DeckOpened | RoundStarted | ChipsPaid
+    | SeatBankrupted | CardDealt | Kept | Asked | Refused | SentOn | Traded | DeckDiscarded
+    | CardDrawn | PowerDiscarded | TakenBack | MadeOut | Died | Claimed | Declined | RoundScored
     | RevealedDiscarded | SetEnded | BoxTaken | RoundEnded | SetStarted | GameEnded
 )  # fmt: skip
 
 EVENT_TYPES: Final[tuple[type[_Event], ...]] = (
-    GameCreated, DeckShuffled, DeckOpened, RoundStarted, ChipsPaid, SeatBankrupted, CardDealt,
-    Kept, Asked, Refused, SentOn, Traded, DeckDiscarded, CardDrawn, PowerDiscarded, TakenBack,
-    MadeOut, Died, Claimed, Declined, RoundScored, RevealedDiscarded, SetEnded, BoxTaken,
-    RoundEnded, SetStarted, GameEnded,
+    GameCreated, SeatClaimed, DeckShuffled, DeckOpened, RoundStarted, ChipsPaid, SeatBankrupted,
+    CardDealt, Kept, Asked, Refused, SentOn, Traded, DeckDiscarded, CardDrawn, PowerDiscarded,
+    TakenBack, MadeOut, Died, Claimed, Declined, RoundScored, RevealedDiscarded, SetEnded,
+    BoxTaken, RoundEnded, SetStarted, GameEnded,
 )  # fmt: skip
 
 _encoder = msgspec.json.Encoder()

@@ -8,6 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.commands import SeatSpec
 from domain.games.cucco21.cards import CEREMONY, CEREMONY_MIN_GOT, CLOWN, kept_when_drawn, value
 from domain.games.cucco21.events import (
     Asked,
@@ -33,6 +34,7 @@ from domain.games.cucco21.events import (
     RoundScored,
     RoundStarted,
     SeatBankrupted,
+    SeatClaimed,
     SentOn,
     SetEnded,
     SetStarted,
@@ -65,6 +67,11 @@ def _game_created(state: GameState, e: GameCreated) -> GameState:
         dealer=e.first_dealer,
         version=state.version + 1,
     )
+
+
+def _seat_claimed(state: GameState, e: SeatClaimed) -> GameState:
+    seats = _set(state.rules.seats, e.seat, SeatSpec(e.name, "human"))
+    return replace(state, rules=replace(state.rules, seats=seats), version=state.version + 1)
 
 
 def _deck_shuffled(state: GameState, e: DeckShuffled) -> GameState:
@@ -363,6 +370,7 @@ def _game_ended(state: GameState, e: GameEnded) -> GameState:
 
 _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     GameCreated: _game_created,
+    SeatClaimed: _seat_claimed,
     DeckShuffled: _deck_shuffled,
     DeckOpened: _deck_opened,
     RoundStarted: _round_started,

@@ -13,11 +13,12 @@ import msgspec
 from domain.games.cucco21.cards import CAT, LOVERS, value
 from domain.games.cucco21.state import GameState, RoundState, is_holder
 
-DecisionKind = Literal["shuffle", "next_round", "turn", "asked", "ceremony"]
+DecisionKind = Literal["shuffle", "claim_seat", "next_round", "turn", "asked", "ceremony"]
 
 
 class PendingDecision(msgspec.Struct, frozen=True):
-    """``seat`` is None for ``shuffle`` and ``next_round``. For ``shuffle``, ``pile`` is how many
+    """``seat`` is None for ``shuffle``, ``next_round`` and ``claim_seat`` (open seats wait
+    for people to claim them before the first round). For ``shuffle``, ``pile`` is how many
     cards the new deck must hold (all 42, or the discard pile)."""
 
     seat: int | None
@@ -31,6 +32,7 @@ _REFUSER: Final = ("refuse", "accept")
 _SENDER: Final = ("send_on", "accept")
 _CEREMONY: Final = ("claim", "decline")
 _NEXT_ROUND: Final = PendingDecision(None, "next_round", ("next_round",))
+_CLAIM_SEAT: Final = PendingDecision(None, "claim_seat", ("claim",))
 
 
 def needs_shuffle(state: GameState) -> bool:
@@ -54,6 +56,8 @@ def pending(state: GameState) -> PendingDecision | None:
         pile = 42 if state.deck_number == 0 else len(state.discard)
         return PendingDecision(None, "shuffle", (), pile)
     if status == "between_rounds":
+        if any(spec.kind == "open" for spec in state.seats):
+            return _CLAIM_SEAT
         return _NEXT_ROUND
     if status != "in_round" or rnd is None or rnd.phase != "turns":
         return None

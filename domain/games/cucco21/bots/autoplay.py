@@ -31,6 +31,8 @@ def autoplay(
         command: Shuffle | StartRound | Choose
         if step.kind == "shuffle":
             command = shuffled(CARDS if state.deck_number == 0 else state.discard, deal)
+        elif step.kind == "claim_seat":
+            raise ValueError("open seats wait for people: claim them before autoplay")
         elif step.kind == "next_round":
             if max_rounds is not None and state.rounds_played >= max_rounds:
                 return
