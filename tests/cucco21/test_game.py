@@ -71,3 +71,29 @@ def test_open_seats_are_claimed_before_the_first_round() -> None:
     with pytest.raises(DomainError) as error:
         GAME.apply(state, Choose((step.seat or 0) + 1, "keep"))
     assert error.value.code == "not_your_turn"
+
+
+def test_the_deck_audit_finds_a_changed_order_or_salt_and_an_unopened_deck() -> None:
+    from msgspec.structs import replace
+
+    from domain.games.cucco21.bots.tournament import play_game
+    from domain.games.cucco21.events import DeckOpened
+    from domain.games.cucco21.fairness import deck_problems
+
+    events = play_game(["basic"] * 4, random.Random(5), max_sets=2, keep_events=True).events
+    assert deck_problems(events) == []
+    assert sum(isinstance(e, DeckShuffled) for e in events) >= 2  # a reshuffle happened
+    first = next(i for i, e in enumerate(events) if isinstance(e, DeckShuffled))
+    deck = events[first]
+    assert isinstance(deck, DeckShuffled) and deck.order is not None
+    swapped = (deck.order[1], deck.order[0], *deck.order[2:])
+    changed = [*events[:first], replace(deck, order=swapped), *events[first + 1 :]]
+    assert deck_problems(changed) == ["deck 1 was dealt from another order"]
+    opening = next(i for i, e in enumerate(events) if isinstance(e, DeckOpened))
+    opened = events[opening]
+    assert isinstance(opened, DeckOpened)
+    lied = [*events[:opening], replace(opened, order=swapped), *events[opening + 1 :]]
+    assert deck_problems(lied) == ["deck 1 does not open to its commitment"]
+    cut = [e for e in events if not (isinstance(e, DeckOpened) and e.number == 1)]
+    assert deck_problems(cut) == ["deck 1 was never opened"]
+    assert deck_problems(cut, finished=False) == []

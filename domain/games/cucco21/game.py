@@ -9,7 +9,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games.cucco21 import commands, decide, events, evolve, pending, state, views
+from domain.games.cucco21 import (
+    commands,
+    decide,
+    events,
+    evolve,
+    fairness,
+    pending,
+    state,
+    views,
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,7 @@ class Game:
     is_over: Callable[[state.GameState], bool]
     encode_event: Callable[[events.Event], bytes]
     decode_events: Callable[[bytes | str], list[events.Event]]
+    fairness_problems: Callable[..., list[str]]  # what an audit of the shuffles finds wrong
 
 
 GAME = Game(
@@ -47,4 +57,5 @@ GAME = Game(
     is_over=state.is_over,
     encode_event=events.encode_event,
     decode_events=events.decode_events,
+    fairness_problems=fairness.deck_problems,
 )
