@@ -45,7 +45,9 @@ from domain.games.cucco21.state import GameState, RoundState, Rules, Seals, hold
 
 
 def _set(values: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:
-    return (*values[:index], item, *values[index + 1 :])
+    changed = list(values)  # for a short tuple, faster than slicing it twice
+    changed[index] = item
+    return tuple(changed)
 
 
 def _without(values: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
@@ -151,7 +153,7 @@ def _card_dealt(state: GameState, e: CardDealt) -> GameState:
     seat = e.seat
     rnd = replace(
         rnd,
-        hands=(*rnd.hands[:seat], e.card, *rnd.hands[seat + 1 :]),
+        hands=_set(rnd.hands, seat, e.card),
         phase="turns" if seat == last else "deal",
     )
     if seat == last:
@@ -193,23 +195,24 @@ def _sent_on(state: GameState, e: SentOn) -> GameState:
 def _traded(state: GameState, e: Traded) -> GameState:
     rnd = _rnd(state)
     assert e.asker_gets is not None and e.target_gets is not None
-    a, t = e.asker, e.target
-    hands = _set(_set(rnd.hands, a, e.asker_gets), t, e.target_gets)
+    a, t, a_gets, t_gets = e.asker, e.target, e.asker_gets, e.target_gets
+    hands = list(rnd.hands)
+    hands[a], hands[t] = a_gets, t_gets
     claims: tuple[int, ...] = ()
     if state.powers:  # §4.4 step 3: who gave a Ceremony and got at least a 5 (a Clown is 1)
-        gave_got = ((a, e.target_gets, e.asker_gets), (t, e.asker_gets, e.target_gets))
-        claims = tuple(
-            seat
-            for seat, gave, got in gave_got
-            if value(gave) == CEREMONY and value(got) >= CEREMONY_MIN_GOT
-        )
+        a_got, t_got = value(a_gets), value(t_gets)  # t gave what a got, and a what t got
+        if t_got == CEREMONY and a_got >= CEREMONY_MIN_GOT:
+            claims = (a,)
+        if a_got == CEREMONY and t_got >= CEREMONY_MIN_GOT:
+            claims = (*claims, t)
     if claims:  # the turn waits for the Ceremony prompts
-        rnd = replace(rnd, hands=hands, asker=None, target=None, claims=claims)
+        rnd = replace(rnd, hands=tuple(hands), asker=None, target=None, claims=claims)
     else:  # the turn is over (a Clown's out, next, may skip more seats)
-        turn = _next_turn(state.alive, hands, rnd.out, rnd.turn_order, rnd.turn + 1)
+        after = tuple(hands)
+        turn = _next_turn(state.alive, after, rnd.out, rnd.turn_order, rnd.turn + 1)
         rnd = replace(
             rnd,
-            hands=hands,
+            hands=after,
             asker=None,
             target=None,
             claims=claims,
