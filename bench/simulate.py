@@ -102,7 +102,7 @@ def main() -> None:
         f"  ({events / args.matches:.1f} events/match)"
     )
     print(f"  fold:  {events / fold_only:12,.0f} events/s  (evolve over decoded events)")
-    print(f"  fold:  {events / decode_fold:12,.0f} events/s  (decode JSON + evolve, CPU time)")
+    print(f"  fold:  {events / decode_fold:12,.0f} events/s  (decode JSON + evolve)")
     print(f"  ratio: decode+evolve / evolve alone = {fold_only / decode_fold:.2f}")
 
 
@@ -172,7 +172,7 @@ def cucco21(args: argparse.Namespace) -> None:
     print(f"  play:  {rounds / cpu:10,.0f} rounds per CPU second")
     per_round = best / events * rounds
     print(f"  fold:  {best:12,.0f} events/s  {per_round:10,.0f} rounds/s  (evolve, CPU time)")
-    print(f"  fold:  {events / decode_fold:12,.0f} events/s  (decode JSON + evolve)")
+    print(f"  fold:  {events / decode_fold:12,.0f} events/s  (decode JSON + evolve, CPU time)")
     cuccu_rounds = sum(isinstance(e, RoundStarted) for log in cuccu_logs for e in log)
     cuccu_events = sum(map(len, cuccu_logs))
     print(
