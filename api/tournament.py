@@ -1,6 +1,7 @@
 """Bot tournaments: many seeded bot-only matches, played in-process with the pure domain.
 
     cuccu tournament --seats expert,basic,basic,basic --matches 2000 [--seed S] [--jobs 2]
+    cuccu tournament --game cucco21 --seats expert,basic,basic,basic --matches 2000 [--max-sets 3]
 
 Policies are rotated across the seats from one match to the next, so no policy keeps a
 favourable seat. No database is involved: each match is folded in memory by ``domain.apply``,
@@ -303,11 +304,25 @@ def add_parser(sub: Any) -> None:
     tour.add_argument("--seed", type=int, help="tournament seed (default: random, printed)")
     tour.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (e.g. 2)")
     tour.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    tour.add_argument("--game", choices=("cuccu", "cucco21"), default="cuccu")
+    tour.add_argument("--max-sets", type=int, default=3, help="cucco21: sets per game at most")
     tour.set_defaults(func=cmd_tournament)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    if args.game == "cucco21":
+        from api.tournament_cucco21 import format_cucco21_result, run_cucco21_tournament
+
+        try:
+            c21 = run_cucco21_tournament(
+                seats, args.matches, args.seed, args.jobs, not args.no_progress, args.max_sets
+            )
+        except ValueError as error:
+            print(f"tournament: {error}", file=sys.stderr)
+            return 2
+        print(format_cucco21_result(c21))
+        return 0
     try:
         result = run_tournament(seats, args.matches, args.seed, args.jobs, not args.no_progress)
     except ValueError as error:

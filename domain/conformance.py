@@ -1,4 +1,5 @@
-"""Scenario runner for ``cuccu-scenario/1`` files (tests/scenarios/FORMAT.md).
+"""Scenario runner for ``cuccu-scenario/1`` files (tests/scenarios/FORMAT.md), and for
+``cucco21-scenario/1`` files through ``domain/games/cucco21/conformance.py``.
 
 ``python -m domain.conformance DIR [DIR...]`` prints one line per failing scenario with its
 first difference, then ``N passed, M failed``; it exits non-zero when any failed. The round is
@@ -27,6 +28,7 @@ from domain.events import (
     RoundScored,
     SeatEliminated,
 )  # fmt: skip
+from domain.games.cucco21 import conformance as cucco21
 from domain.pending import pending
 from domain.state import MatchState, initial_state
 from domain.transcript import transcript
@@ -100,7 +102,12 @@ def _loss(event: LifeLost) -> dict[str, Any]:
 
 
 def first_difference(scenario: dict[str, Any]) -> str | None:
-    """None if the scenario passes, else a one-line description of its first difference."""
+    """None if the scenario passes, else a one-line description of its first difference.
+
+    A file is run by its own game's runner, chosen by its ``format`` field.
+    """
+    if scenario.get("format") == cucco21.FORMAT:
+        return cucco21.first_difference(scenario)
     try:
         actual = play(scenario)
     except (AssertionError, DomainError) as error:

@@ -1,0 +1,1 @@
+"""The games the service can host, one package each (Cuccù itself still lives in ``domain/``)."""
