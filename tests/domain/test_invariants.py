@@ -60,7 +60,7 @@ def _cards_in(obj: Any) -> set[str]:
         if isinstance(item, str):
             if item in CARD_IDS:
                 found.add(item)
-        elif isinstance(item, list):
+        elif isinstance(item, (list, tuple)):
             stack.extend(item)
         elif isinstance(item, dict):
             stack.extend(item.values())
