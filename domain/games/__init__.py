@@ -1,1 +1,36 @@
-"""The games the service can host, one package each (Cuccù itself still lives in ``domain/``)."""
+"""The games the service can host, by name: the one registry.
+
+A match's first event names its game (:func:`of_first_event`); everything that hosts matches
+dispatches through here. Adding a game is its package plus one line in ``_ALL``.
+"""
+
+from __future__ import annotations
+
+from domain.games.cucco21.game import GAME as CUCCO21
+from domain.games.cuccu import GAME as CUCCU
+from domain.games.game import Game
+
+_ALL: tuple[Game, ...] = (CUCCU, CUCCO21)
+
+GAMES: dict[str, Game] = {game.name: game for game in _ALL}
+DEFAULT_GAME = CUCCU.name
+_BY_FIRST_EVENT: dict[str, Game] = {game.created_event: game for game in _ALL}
+
+
+def by_name(name: str) -> Game:
+    """The game called ``name``; ``KeyError`` names the known ones."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
+
+
+def of_first_event(event_type: str) -> Game:
+    """The game whose matches open with an event of type ``event_type``."""
+    try:
+        return _BY_FIRST_EVENT[event_type]
+    except KeyError:
+        raise KeyError(f"no game opens with a {event_type!r} event") from None
+
+
+__all__ = ["CUCCO21", "CUCCU", "DEFAULT_GAME", "GAMES", "Game", "by_name", "of_first_event"]
