@@ -17,9 +17,10 @@ from litestar.openapi.plugins import RedocRenderPlugin, ScalarRenderPlugin, Swag
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 from sqlalchemy.exc import DBAPIError
 
+from api.bots_pool import BotPool
 from api.controllers.health import HealthController
 from api.controllers.matches import MatchController
-from api.problems import EXCEPTION_HANDLERS
+from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.ratelimit import rate_limit_middleware
 from api.service import MatchService
 from api.settings import Settings
@@ -36,7 +37,7 @@ from api.store.db import libpq_conninfo
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.3.0"
+API_VERSION = "0.4.0"
 
 DESCRIPTION = """\
 Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each
@@ -86,11 +87,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if store.is_postgres:
             listener = PgListener(libpq_conninfo(settings.database_url), notifier)
             listener.start()
+        bots = BotPool(settings.bot_workers)
         app.state.store = store
-        app.state.service = MatchService(store)
+        app.state.service = MatchService(store, bots=bots)
         try:
             yield
         finally:
+            bots.close()
             if listener is not None:
                 await listener.stop()
             await store.close()
@@ -144,8 +147,9 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
     """Check a JSON body against its struct strictly before the handler's lax conversion.
 
     Litestar converts bodies leniently (``"3"`` would pass as the integer 3); a body with a
-    value of the wrong JSON type is refused here with 422 instead. Malformed JSON is left to
-    Litestar (400), and an oversized body is refused while it is read (413).
+    value of the wrong JSON type is refused here with 422 instead, and a body sent as anything
+    but JSON (curl's default form encoding) with 415. Malformed JSON is left to Litestar (400),
+    and an oversized body is refused while it is read (413).
     """
     if request.method != "POST":
         return
@@ -153,17 +157,45 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
     struct = data.annotation if data is not None else None
     if not (isinstance(struct, type) and issubclass(struct, msgspec.Struct)):
         return
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/json" and not media_type.endswith("+json"):
+        raise ProblemError(
+            415,
+            "unsupported-media-type",
+            f"the request body must be JSON, sent with `Content-Type: application/json` "
+            f"(not {media_type or 'no Content-Type'})",
+        )
     body = await request.body()
     try:
         msgspec.json.decode(body, type=struct)
     except msgspec.ValidationError as exc:
         message, _, where = str(exc).partition(" - at `")
         key = where.rstrip("`").removeprefix("$").removeprefix(".")
+        allowed = _allowed_values(struct, key)
+        if allowed and message.startswith("Invalid enum value"):
+            message += " (one of: " + ", ".join(allowed) + ")"
         raise ValidationException(
             detail=message, extra=[{"message": message, "key": key, "source": "body"}]
         ) from exc
     except msgspec.DecodeError:
         return  # Litestar answers 400 for it
+
+
+def _allowed_values(struct: type[msgspec.Struct], key: str) -> list[str]:
+    """The values a top-level enum field of ``struct`` accepts (for the error message)."""
+    import msgspec.inspect as mi
+
+    info = mi.type_info(struct)
+    if not isinstance(info, mi.StructType):
+        return []
+    for field in info.fields:
+        if field.encode_name != key:
+            continue
+        kinds = field.type.types if isinstance(field.type, mi.UnionType) else (field.type,)
+        for kind in kinds:
+            if isinstance(kind, mi.LiteralType):
+                return [str(v) for v in kind.values]
+    return []
 
 
 def _closed_request_bodies(app: Litestar) -> None:

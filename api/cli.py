@@ -280,13 +280,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     from sqlalchemy.exc import DBAPIError
 
+    from api.settings import SettingError
     from api.store.events import StoreUnavailable
     from api.store.migrate import SchemaOutOfDate
 
     args = build_parser().parse_args(argv)
     try:
         code: int = args.func(args)
-    except (SchemaOutOfDate, StoreUnavailable, OSError) as exc:
+    except (SchemaOutOfDate, StoreUnavailable, OSError, SettingError) as exc:
         # a wrong or unmigrated database is the user's to fix: say how, without a traceback
         print(f"cuccu {args.command}: {exc}", file=sys.stderr)
         return 2

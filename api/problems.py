@@ -12,9 +12,10 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
 from sqlalchemy.exc import DataError, DBAPIError
 
+from api import service as svc
 from api.models import Problem
-from api.service import ServiceError
 from api.store import SchemaOutOfDate, StoreUnavailable
+from domain import DomainError
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,8 @@ PROBLEM_TYPES = {
     "not-your-turn": (409, "Not your turn"),
     "illegal-choice": (409, "Choice not allowed now"),
     "stale-version": (409, "Stale expected_version"),
+    "match-not-started": (409, "Match not started"),
+    "match-exists": (409, "Match already exists"),
     "match-over": (409, "Match is over"),
     "round-in-progress": (409, "A round is in progress"),
     "match-not-finished": (409, "Match not finished"),
@@ -44,6 +47,7 @@ PROBLEM_TYPES = {
     "unsupported-media-type": (415, "Unsupported media type"),
     "validation-error": (422, "Invalid values"),
     "invalid-config": (422, "Invalid match configuration"),
+    "unknown-seat": (422, "Unknown seat"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "rate-limited": (429, "Too many requests"),
     "database-unavailable": (503, "Database unavailable"),
@@ -62,6 +66,47 @@ _BY_STATUS = {
     422: "validation-error",
     429: "rate-limited",
     503: "database-unavailable",
+}
+
+
+class ProblemError(Exception):
+    """An HTTP-level refusal raised by the API's own edges (rate limit, request parsing):
+    already a status and a problem type. The service raises HTTP-free errors instead."""
+
+    def __init__(self, status: int, slug: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.slug = slug
+        self.detail = detail
+        self.extra = extra
+
+
+#: service error -> (status, problem slug); the only place they meet HTTP
+SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
+    svc.MatchNotFound: (404, "match-not-found"),
+    svc.SeatNotFound: (404, "seat-not-found"),
+    svc.MissingToken: (401, "missing-token"),
+    svc.UnknownToken: (401, "unknown-token"),
+    svc.WrongMatch: (403, "wrong-match"),
+    svc.StaleVersion: (409, "stale-version"),
+    svc.TooMuchContention: (409, "conflict"),
+    svc.MatchNotFinished: (409, "match-not-finished"),
+    svc.IdempotencyKeyReused: (422, "idempotency-key-reused"),
+    svc.InvalidRequest: (422, "validation-error"),
+}
+
+#: domain error code -> (status, problem slug)
+DOMAIN_ERRORS: dict[str, tuple[int, str]] = {
+    "not_your_turn": (409, "not-your-turn"),
+    "illegal_choice": (409, "illegal-choice"),
+    "match_over": (409, "match-over"),
+    "round_in_progress": (409, "round-in-progress"),
+    "match_not_started": (409, "match-not-started"),
+    "match_exists": (409, "match-exists"),
+    "seats_open": (409, "seats-open"),
+    "seat_taken": (409, "seat-taken"),
+    "invalid_config": (422, "invalid-config"),
+    "unknown_seat": (422, "unknown-seat"),
 }
 
 
@@ -89,12 +134,23 @@ def _with_instance(request: Request[Any, Any, Any], resp: Response[Problem]) -> 
     return resp
 
 
-def on_service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[Problem]:
-    if exc.status >= 500:
-        log.error("service error %s: %s", exc.slug, exc.detail)
-    return _with_instance(
-        request, problem(exc.status, exc.slug, exc.detail, title=exc.title, **exc.extra)
-    )
+def on_problem_error(request: Request[Any, Any, Any], exc: ProblemError) -> Response[Problem]:
+    return _with_instance(request, problem(exc.status, exc.slug, exc.detail, **exc.extra))
+
+
+def on_service_error(request: Request[Any, Any, Any], exc: svc.ServiceError) -> Response[Problem]:
+    status, slug = SERVICE_ERRORS[type(exc)]
+    version = exc.version if isinstance(exc, svc.StaleVersion) else None
+    return _with_instance(request, problem(status, slug, str(exc), version=version))
+
+
+def on_domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Response[Problem]:
+    found = DOMAIN_ERRORS.get(exc.code)
+    if found is None:  # e.g. invalid_pack: the service built a bad command
+        log.error("domain refused the service's own command: %r", exc)
+        return _with_instance(request, problem(500, "internal-error", "internal error"))
+    status, slug = found
+    return _with_instance(request, problem(status, slug, exc.message, code=exc.code))
 
 
 def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
@@ -153,7 +209,9 @@ def on_internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
 
 
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
-    ServiceError: on_service_error,
+    ProblemError: on_problem_error,
+    svc.ServiceError: on_service_error,
+    DomainError: on_domain_error,
     DataError: on_unstorable,
     RecursionError: on_too_deep,
     psycopg.DataError: on_unstorable,

@@ -40,8 +40,8 @@ INSERT_EVENT = (
 )
 INSERT_TOKEN = "INSERT INTO seat_tokens (match_id, seat, token_sha256) VALUES (%s, %s, %s)"
 INSERT_IDEMPOTENCY = (
-    "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, status_code, body, "
-    "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+    "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, first_version, "
+    "last_version, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
 )
 
 #: kept psycopg connections for the pipelined append (PostgreSQL)
@@ -125,12 +125,18 @@ class NewMatch:
 
 @dataclass(frozen=True)
 class IdempotencyRecord:
+    """A request that succeeded under an Idempotency-Key: enough to answer its retry.
+
+    ``first_version`` is the stream's version before the request, ``last_version`` after it:
+    the answer is re-rendered from the events in between and the state at ``last_version``.
+    """
+
     match_id: str
     seat: int
     key: str
     fingerprint: str
-    status_code: int
-    body: str
+    first_version: int
+    last_version: int
 
 
 def _aware(stamp: dt.datetime) -> dt.datetime:
@@ -329,8 +335,8 @@ class EventStore:
             seat=row.seat,
             key=row.key,
             fingerprint=row.fingerprint,
-            status_code=row.status_code,
-            body=row.body,
+            first_version=row.first_version,
+            last_version=row.last_version,
         )
 
     # --- the write ---------------------------------------------------------------------
@@ -456,8 +462,8 @@ class EventStore:
                                 seat=idempotency.seat,
                                 key=idempotency.key,
                                 fingerprint=idempotency.fingerprint,
-                                status_code=idempotency.status_code,
-                                body=idempotency.body,
+                                first_version=idempotency.first_version,
+                                last_version=idempotency.last_version,
                                 created_at=stamp,
                             )
                         )
@@ -566,8 +572,8 @@ class EventStore:
                                 INSERT_IDEMPOTENCY,
                                 (
                                     idempotency.match_id, idempotency.seat, idempotency.key,
-                                    idempotency.fingerprint, idempotency.status_code,
-                                    idempotency.body, stamp,
+                                    idempotency.fingerprint, idempotency.first_version,
+                                    idempotency.last_version, stamp,
                                 ),
                             )  # fmt: skip
                     if len(await moved.fetchall()) != 1:
