@@ -17,8 +17,10 @@ import hashlib
 import secrets
 import uuid
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import msgspec
 
@@ -26,14 +28,13 @@ from api.bots_pool import BotPool
 from api.store import (
     CLAIM_FINGERPRINT_PREFIX,
     ConcurrencyError,
-    EventStore,
     IdempotencyRecord,
     MatchRecord,
     MatchSummary,
     NewMatch,
     StoredEvent,
 )
-from api.store.notify import Subscription
+from api.store.notify import Notifier, Subscription
 from api.turns import Step, _meta, advance, rng_for, shuffle
 from domain import (
     GENESIS_HASH,
@@ -57,6 +58,51 @@ __all__ = [
 MAX_ATTEMPTS = 8
 #: matches whose folded state each process keeps (least recently used ones are dropped)
 STATE_CACHE_SIZE = 2_000
+
+
+class MatchStore(Protocol):
+    """What the service needs of a store: ``api.store.EventStore`` on a database, or the
+    in-memory fake of the service tests (tests/service/fakes.py)."""
+
+    notifier: Notifier
+
+    async def get_match(self, match_id: str) -> MatchRecord | None: ...
+
+    async def load(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]: ...
+
+    async def list_matches(
+        self,
+        *,
+        status: str | None = None,
+        before: tuple[dt.datetime, str] | None = None,
+        limit: int = 20,
+        open_seats: bool | None = None,
+    ) -> list[MatchRecord]: ...
+
+    async def seat_for_token(self, token_sha256: str) -> tuple[str, int] | None: ...
+
+    async def replace_seat_token(self, match_id: str, seat: int, token_sha256: str) -> bool: ...
+
+    async def get_idempotency(
+        self, match_id: str, seat: int, key: str
+    ) -> IdempotencyRecord | None: ...
+
+    async def commit(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        prev_hash: str,
+        events: Sequence[Event],
+        summary: MatchSummary,
+        meta: Mapping[str, Any] | None = None,
+        metas: Sequence[Mapping[str, Any] | None] | None = None,
+        new_match: NewMatch | None = None,
+        idempotency: IdempotencyRecord | None = None,
+        seat_tokens: Mapping[int, str] | None = None,
+    ) -> list[StoredEvent]: ...
 
 
 # --- what the service refuses (besides DomainError) ------------------------------------------
@@ -218,7 +264,7 @@ def seat_specs(seats: list[NewSeat]) -> list[SeatSpec]:
 class MatchService:
     def __init__(
         self,
-        store: EventStore,
+        store: MatchStore,
         cache_size: int = STATE_CACHE_SIZE,
         bots: BotPool | None = None,
     ) -> None:
