@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import datetime as dt
-from collections.abc import AsyncIterator, Sequence
-from typing import Annotated, Any
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
@@ -39,6 +40,7 @@ from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
 from domain import Event, redact, view
 
+T = TypeVar("T")
 BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 #: a seat token is optional (without one the caller is a spectator)
 OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
@@ -466,14 +468,14 @@ class MatchController(Controller):
                 try:
                     after = resume
                     if after is None:
-                        state = await service.state(match_id)
+                        state = await uncancelled(service.state(match_id))
                         out = MatchOut(match_id, state.version, seat, view(state, seat))
                         yield ServerSentEventMessage(
                             data=_encoder.encode(out).decode(), event="view", id=state.version
                         )
                         after = state.version
                     while True:
-                        page = await service.events(match_id, after, 500)
+                        page = await uncancelled(service.events(match_id, after, 500))
                         over = page.record.status == "over"
                         stored = page.stored
                         for out_ev in stored_outs(stored, seat, over):
@@ -511,6 +513,29 @@ class MatchController(Controller):
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="cuccu-{match_id}.ndjson"'},
         )
+
+
+_in_flight: set[asyncio.Task[Any]] = set()
+
+
+async def uncancelled(read: Coroutine[Any, Any, T]) -> T:
+    """Await a database read that a client's disconnect must not interrupt.
+
+    A stream is cancelled where it waits when its client hangs up. Cancelled mid-query, a read
+    leaves SQLAlchemy to invalidate its connection, which logged "Task was destroyed but it is
+    pending" (SQLite) or "non-checked-in connection" (issue 11). Shielded, the read finishes
+    in the background and hands its connection back; only the stream stops.
+    """
+    task = asyncio.ensure_future(read)
+    _in_flight.add(task)  # keep a reference until it is done
+    task.add_done_callback(_finished)
+    return await asyncio.shield(task)
+
+
+def _finished(task: asyncio.Task[Any]) -> None:
+    _in_flight.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved: an abandoned read's failure is not an error to log
 
 
 def resume_after(last_event_id: str | None) -> int | None:

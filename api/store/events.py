@@ -9,8 +9,8 @@ appended first surfaces as :class:`ConcurrencyError`; the service reloads and de
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
+import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.store import tables as t
 from api.store.notify import CHANNEL, Notifier
@@ -34,18 +34,10 @@ class StoreUnavailable(Exception):
     """The database cannot be reached or refused the operation for operational reasons."""
 
 
-INSERT_EVENT = (
-    "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash) "
-    "VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s)"
-)
-INSERT_TOKEN = "INSERT INTO seat_tokens (match_id, seat, token_sha256) VALUES (%s, %s, %s)"
-INSERT_IDEMPOTENCY = (
-    "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, first_version, "
-    "last_version, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
-)
-
-#: kept psycopg connections for the pipelined append (PostgreSQL)
+#: psycopg connections of the pipelined append's pool (PostgreSQL)
 WRITERS = 10
+#: seconds a command waits for a writer connection before the database counts as unavailable
+WRITER_WAIT = 1.5
 
 #: seat tokens remembered per process (token hash -> (match id, seat))
 TOKEN_CACHE_SIZE = 100_000
@@ -61,12 +53,61 @@ def _is_down(exc: DBAPIError) -> bool:
     return code[:2] in ("08", "57") or "OperationalError" in type(exc.orig).__name__
 
 
+def _jsonb(value: Any) -> str:
+    """A JSON value as text for a JSONB parameter (the SQL casts it)."""
+    return msgspec.json.encode(value).decode()
+
+
 class ChainBroken(Exception):
     """A stored stream whose hashes do not chain."""
 
 
 def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+# --- the SQL of the pipelined append, compiled from tables.py (the one schema source) -------
+
+_EVENT_COLUMNS = ("match_id", "version", "type", "data", "meta", "recorded_at", "prev_hash", "hash")
+_NOTIFY = sa.func.pg_notify(sa.bindparam("_channel"), sa.bindparam("_payload"))
+
+
+def _pg_sql(statement: sa.ClauseElement) -> str:
+    """``statement`` as PostgreSQL SQL with ``%(name)s`` parameters, for psycopg itself."""
+    from sqlalchemy.dialects.postgresql.psycopg import dialect
+
+    return str(statement.compile(dialect=dialect()))  # type: ignore[no-untyped-call]
+
+
+def _insert_sql(table: sa.Table, columns: Sequence[str]) -> str:
+    return _pg_sql(sa.insert(table).inline().values({c: sa.bindparam(c) for c in columns}))
+
+
+INSERT_EVENT = _insert_sql(t.events, _EVENT_COLUMNS)
+INSERT_TOKEN = _insert_sql(t.seat_tokens, ("match_id", "seat", "token_sha256"))
+INSERT_IDEMPOTENCY = _insert_sql(
+    t.idempotency_keys,
+    ("match_id", "seat", "key", "fingerprint", "first_version", "last_version", "created_at"),
+)
+
+
+@functools.cache
+def _move_match_sql(columns: tuple[str, ...]) -> str:
+    """The optimistic lock: move the match row only if it is still at ``_expected``; its
+    NOTIFY rides on the same statement (delivered only if the transaction commits)."""
+    m = t.matches
+    return _pg_sql(
+        sa.update(m)
+        .where(m.c.id == sa.bindparam("_id"), m.c.version == sa.bindparam("_expected"))
+        .values({c: sa.bindparam(c) for c in columns})
+        .returning(m.c.version, _NOTIFY)
+    )
+
+
+@functools.cache
+def _insert_match_sql(columns: tuple[str, ...]) -> str:
+    values: dict[str, Any] = {"id": sa.bindparam("_id"), **{c: sa.bindparam(c) for c in columns}}
+    return _pg_sql(sa.insert(t.matches).values(values).returning(t.matches.c.version, _NOTIFY))
 
 
 @dataclass(frozen=True)
@@ -199,8 +240,8 @@ class EventStore:
             engine.execution_options(isolation_level="AUTOCOMMIT") if self.is_postgres else engine
         )
         self._tokens: dict[str, tuple[str, int]] = {}
-        self._writers: list[Any] = []
-        self._writer_slots = asyncio.Semaphore(WRITERS)
+        self._writers: Any = None  # psycopg_pool.AsyncConnectionPool, opened on first use
+        self._writers_lock = asyncio.Lock()
         self._conninfo = (
             engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             if self.is_postgres
@@ -513,139 +554,120 @@ class EventStore:
         back (the INSERTs then either failed on the unique version or are undone).
         """
         import psycopg
+        from psycopg_pool import PoolTimeout
 
-        values = dict(summary_values)
-        sets = ", ".join(
-            f"{k} = %({k})s::jsonb" if k in ("lives", "seats") else f"{k} = %({k})s" for k in values
-        )
-        for k in ("lives", "seats"):
-            if k in values:
-                values[k] = msgspec.json.encode(values[k]).decode()
+        values = {k: _jsonb(v) if k in ("lives", "seats") else v for k, v in summary_values.items()}
         values.update(
             _id=match_id,
             _expected=expected_version,
             _channel=CHANNEL,
             _payload=f"{match_id}:{summary_values['version']}",
         )
-        update = (
-            f"UPDATE matches SET {sets} WHERE id = %(_id)s AND version = %(_expected)s "
-            "RETURNING version, pg_notify(%(_channel)s, %(_payload)s)"
-        )
-        tokens: list[tuple[str, int, str]] = []
+        move = _move_match_sql(tuple(summary_values))
+        tokens: list[dict[str, Any]] = []
         if new_match is not None:  # a new match: insert its row (a taken id is a conflict)
             values.update(
-                seats=msgspec.json.encode(new_match.seats).decode(),
+                seats=_jsonb(new_match.seats),
                 created_at=stamp,
                 starting_lives=new_match.starting_lives,
                 seed=new_match.seed,
             )
-            columns = [k for k in values if not k.startswith("_")]
-            update = (
-                f"INSERT INTO matches (id, {', '.join(columns)}) VALUES (%(_id)s, "
-                + ", ".join(
-                    f"%({k})s::jsonb" if k in ("lives", "seats") else f"%({k})s" for k in columns
-                )
-                + ") RETURNING version, pg_notify(%(_channel)s, %(_payload)s)"
-            )
-            tokens = [(match_id, seat, h) for seat, h in sorted(new_match.token_hashes.items())]
+            move = _insert_match_sql(tuple(k for k in values if not k.startswith("_")))
+            tokens = [
+                {"match_id": match_id, "seat": seat, "token_sha256": h}
+                for seat, h in sorted(new_match.token_hashes.items())
+            ]
         event_params = [
-            (
-                r["match_id"], r["version"], r["type"], text,
-                None if r["meta"] is None else msgspec.json.encode(r["meta"]).decode(),
-                r["recorded_at"], r["prev_hash"], r["hash"],
-            )
+            {**r, "data": text, "meta": None if r["meta"] is None else _jsonb(r["meta"])}
             for r, text in zip(rows, texts, strict=True)
-        ]  # fmt: skip
+        ]
+        record = (
+            None
+            if idempotency is None
+            else {
+                "match_id": idempotency.match_id,
+                "seat": idempotency.seat,
+                "key": idempotency.key,
+                "fingerprint": idempotency.fingerprint,
+                "first_version": idempotency.first_version,
+                "last_version": idempotency.last_version,
+                "created_at": stamp,
+            }
+        )
+        pool = await self._writer_pool()
         for attempt in (1, 2):
-            pg = await self._writer()
             committing = False
             try:
-                moved = pg.cursor()
-                try:
-                    async with pg.pipeline(), pg.cursor() as cur:
-                        await moved.execute(update, values)
-                        if tokens:
-                            await cur.executemany(INSERT_TOKEN, tokens)
-                        await cur.executemany(INSERT_EVENT, event_params)
-                        if idempotency is not None:
-                            await cur.execute(
-                                INSERT_IDEMPOTENCY,
-                                (
-                                    idempotency.match_id, idempotency.seat, idempotency.key,
-                                    idempotency.fingerprint, idempotency.first_version,
-                                    idempotency.last_version, stamp,
-                                ),
-                            )  # fmt: skip
+                # the pool rolls back on any exception and drops a connection found broken
+                async with pool.connection(timeout=WRITER_WAIT) as pg:
+                    moved = pg.cursor()
+                    failure: psycopg.Error | None = None
+                    try:
+                        async with pg.pipeline(), pg.cursor() as cur:
+                            # An error of one statement surfaces at a later call or at the sync.
+                            # It is caught inside the pipeline block, so the block ends cleanly
+                            # (leaving with an exception made psycopg log "error ignored
+                            # terminating <AsyncPipeline [INERROR]>" for every conflict).
+                            try:
+                                await moved.execute(move, values)
+                                if tokens:
+                                    await cur.executemany(INSERT_TOKEN, tokens)
+                                await cur.executemany(INSERT_EVENT, event_params)
+                                if record is not None:
+                                    await cur.execute(INSERT_IDEMPOTENCY, record)
+                            except psycopg.Error as exc:
+                                failure = exc
+                    except psycopg.Error as exc:  # raised by the pipeline's closing sync
+                        failure = failure or exc
+                    if failure is not None:
+                        raise failure
                     if len(await moved.fetchall()) != 1:
                         raise ConcurrencyError(
                             f"match {match_id} is no longer at version {expected_version}"
                         )
-                finally:
-                    await moved.close()
-                committing = True
-                await pg.commit()
+                    committing = True
+                    await pg.commit()
             except (psycopg.OperationalError, OSError) as exc:
-                await self._discard(pg)
                 if not committing and attempt == 1:
-                    continue  # a kept connection had died before anything was committed
+                    continue  # a pooled connection had died before anything was committed
                 raise StoreUnavailable(str(exc)) from exc
-            except BaseException as exc:
-                await self._release(pg, rollback=True)
-                if isinstance(
-                    exc,
-                    psycopg.errors.IntegrityError
-                    | psycopg.errors.SerializationFailure
-                    | psycopg.errors.DeadlockDetected,
-                ):
-                    raise ConcurrencyError(str(exc)) from exc
-                raise
+            except PoolTimeout as exc:
+                raise StoreUnavailable(f"no database connection within {WRITER_WAIT} s") from exc
+            except (
+                psycopg.errors.IntegrityError,
+                psycopg.errors.SerializationFailure,
+                psycopg.errors.DeadlockDetected,
+            ) as exc:
+                raise ConcurrencyError(str(exc)) from exc
             else:
-                await self._release(pg)
                 return
 
-    async def _writer(self) -> Any:
-        """A psycopg connection for the pipelined append, kept between commands.
+    async def _writer_pool(self) -> Any:
+        """The psycopg connections of the pipelined append (psycopg_pool), opened once.
 
-        The append bypasses SQLAlchemy (its transaction wrapper cost more CPU than the SQL);
-        up to ``WRITERS`` connections are kept, more writers wait for one.
+        The append bypasses SQLAlchemy (its transaction wrapper cost more CPU than the SQL).
         """
-        import psycopg
+        from psycopg_pool import AsyncConnectionPool
 
-        await self._writer_slots.acquire()
-        if self._writers:
-            return self._writers.pop()
-        try:
-            return await psycopg.AsyncConnection.connect(self._conninfo, connect_timeout=5)
-        except BaseException as exc:
-            self._writer_slots.release()
-            raise StoreUnavailable(str(exc)) from exc
-
-    async def _release(self, pg: Any, rollback: bool = False) -> None:
-        import psycopg
-
-        try:
-            if rollback and not pg.closed:
-                await pg.rollback()
-        except (psycopg.Error, OSError):
-            await self._discard(pg)
-            return
-        if pg.closed or pg.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-            await self._discard(pg)
-            return
-        self._writers.append(pg)
-        self._writer_slots.release()
-
-    async def _discard(self, pg: Any) -> None:
-        with contextlib.suppress(Exception):
-            await pg.close()
-        self._writer_slots.release()
+        async with self._writers_lock:
+            if self._writers is None:
+                pool = AsyncConnectionPool(
+                    self._conninfo,
+                    min_size=0,
+                    max_size=WRITERS,
+                    kwargs={"connect_timeout": 5},
+                    open=False,
+                    name="cuccu-writers",
+                )
+                await pool.open()
+                self._writers = pool
+            return self._writers
 
     async def close(self) -> None:
-        """Close the kept writer connections (the engine is disposed by its owner)."""
-        while self._writers:
-            pg = self._writers.pop()
-            with contextlib.suppress(Exception):
-                await pg.close()
+        """Close the writer connections (the engine is disposed by its owner)."""
+        if self._writers is not None:
+            await self._writers.close()
+            self._writers = None
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -672,22 +694,3 @@ class EventStore:
 
     async def _all(self, query: sa.Executable) -> list[sa.Row[Any]]:
         return await self._read(query)
-
-    def _connect(self) -> _Guarded:
-        return _Guarded(self.engine)
-
-
-class _Guarded:
-    """``engine.connect()`` that turns connection failures into :class:`StoreUnavailable`."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._cm = engine.connect()
-
-    async def __aenter__(self) -> AsyncConnection:
-        try:
-            return await self._cm.__aenter__()
-        except (DBAPIError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-
-    async def __aexit__(self, *exc: Any) -> None:
-        await self._cm.__aexit__(*exc)
