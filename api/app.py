@@ -14,7 +14,7 @@ from litestar.di import Provide
 from litestar.exceptions import ValidationException
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import RedocRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme, Tag
+from litestar.openapi.spec import Components, Schema, SecurityScheme, Tag
 from sqlalchemy.exc import DBAPIError
 
 from api.bots_pool import BotPool
@@ -181,6 +181,17 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
         return  # Litestar answers 400 for it
 
 
+def _members(kind: Any) -> list[Any]:
+    """The member types of a field's type, without their metadata wrappers."""
+    import msgspec.inspect as mi
+
+    if isinstance(kind, mi.Metadata):
+        kind = kind.type
+    if isinstance(kind, mi.UnionType):
+        return [k.type if isinstance(k, mi.Metadata) else k for k in kind.types]
+    return [kind]
+
+
 def _allowed_values(struct: type[msgspec.Struct], key: str) -> list[str]:
     """The values a top-level enum field of ``struct`` accepts (for the error message)."""
     import msgspec.inspect as mi
@@ -191,23 +202,32 @@ def _allowed_values(struct: type[msgspec.Struct], key: str) -> list[str]:
     for field in info.fields:
         if field.encode_name != key:
             continue
-        kinds = field.type.types if isinstance(field.type, mi.UnionType) else (field.type,)
-        for kind in kinds:
+        for kind in _members(field.type):
             if isinstance(kind, mi.LiteralType):
                 return [str(v) for v in kind.values]
     return []
 
 
 def _closed_request_bodies(app: Litestar) -> None:
-    """Mark request bodies that refuse unknown fields with ``additionalProperties: false``."""
+    """Mark request bodies that refuse unknown fields with ``additionalProperties: false``,
+    and restore the lower bounds of 0 that the schema generation loses."""
+    import msgspec.inspect as mi
+
     from api import models
 
     schemas = app.openapi_schema.components.schemas or {}
     for name, obj in vars(models).items():
-        if (
-            isinstance(obj, type)
-            and issubclass(obj, msgspec.Struct)
-            and obj.__struct_config__.forbid_unknown_fields
-            and name in schemas
-        ):
-            schemas[name].additional_properties = False
+        if not (isinstance(obj, type) and issubclass(obj, msgspec.Struct) and name in schemas):
+            continue
+        schema = schemas[name]
+        if obj.__struct_config__.forbid_unknown_fields:
+            schema.additional_properties = False
+        # Litestar drops a lower bound of 0 (`ge=0` reads as "no bound"): put it back, so that
+        # e.g. `expected_version` documents its minimum as the server enforces it
+        info = mi.type_info(obj)
+        assert isinstance(info, mi.StructType)
+        for field in info.fields:
+            for kind in _members(field.type):
+                prop = (schema.properties or {}).get(field.encode_name)
+                if isinstance(kind, mi.IntType) and kind.ge == 0 and isinstance(prop, Schema):
+                    prop.minimum = 0
