@@ -37,7 +37,7 @@ class StoreUnavailable(Exception):
 #: psycopg connections of the pipelined append's pool (PostgreSQL)
 WRITERS = 10
 #: seconds a command waits for a writer connection before the database counts as unavailable
-WRITER_WAIT = 1.5
+WRITER_WAIT = 0.5
 
 #: seat tokens remembered per process (token hash -> (match id, seat))
 TOKEN_CACHE_SIZE = 100_000
