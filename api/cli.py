@@ -65,6 +65,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             port=port,
             log_level=args.log_level,
             timeout_graceful_shutdown=5,
+            workers=args.workers if args.workers > 1 else None,
         )
     finally:
         if viewer is not None:
@@ -234,6 +235,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-migrate", action="store_true", help="do not migrate first")
     run.add_argument("--log-level", default="info")
     run.add_argument("--no-viewer", action="store_true", help="serve the API only")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="API processes on the one port (PostgreSQL only: each process has its own "
+        "caches, kept consistent by the store's version lock and LISTEN/NOTIFY)",
+    )
     run.add_argument(
         "--viewer-port", type=int, default=8501, help="port of the viewer started beside the API"
     )

@@ -2,6 +2,7 @@
 
     python bench/api_load.py [--concurrency 8] [--duration 20] [--database-url URL]
     python bench/api_load.py --smoke          # a few seconds, for CI (no targets checked)
+    python bench/api_load.py --api-workers 2  # the service as two uvicorn worker processes
 
 Creates a fresh database on the server of ``--database-url`` (default: $CUCCU_BENCH_DATABASE_URL
 or the local ``postgresql://postgres@127.0.0.1:5432/postgres``), migrates it, and measures with
@@ -248,7 +249,7 @@ def wait_http(port: int, path: str, proc: subprocess.Popen[bytes], timeout: floa
     raise TimeoutError(f"server on port {port} did not answer {path}")
 
 
-def start_service(db_url: str, pool: int) -> tuple[subprocess.Popen[bytes], int]:
+def start_service(db_url: str, pool: int, workers: int = 1) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {
         **os.environ,
@@ -257,6 +258,8 @@ def start_service(db_url: str, pool: int) -> tuple[subprocess.Popen[bytes], int]
     }
     cmd = [sys.executable, "-m", "api.cli", "run", "--no-migrate", "--no-viewer"]
     cmd += ["--port", str(port), "--log-level", "warning"]
+    if workers > 1:
+        cmd += ["--workers", str(workers)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
     wait_http(port, "/health", proc)
     return proc, port
@@ -461,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
         "--only", choices=["service", "ceiling", "raw"], action="append", help="phases to run"
     )
     parser.add_argument("--profile", help="py-spy the service phase into this file (collapsed)")
+    parser.add_argument(
+        "--api-workers", type=int, default=1, help="API processes (uvicorn workers) to measure"
+    )
     parser.add_argument("--smoke", action="store_true", help="a few seconds, for CI")
     parser.add_argument("--keep", action="store_true", help="do not drop the database")
     args = parser.parse_args(argv)
@@ -477,7 +483,8 @@ def main(argv: list[str] | None = None) -> int:
     dsn = db.set(drivername="postgresql").render_as_string(hide_password=False)
     results: dict[str, dict[str, float]] = {}
     print(
-        f"api_load: C={args.concurrency}, {args.duration:g} s per phase after {args.warmup:g} s "
+        f"api_load: C={args.concurrency}, {args.api_workers} API process(es), "
+        f"{args.duration:g} s per phase after {args.warmup:g} s "
         f"warm-up; {os.cpu_count()} cores, {platform.machine()}, Python "
         f"{platform.python_version()}, database {dbname}",
         flush=True,
@@ -493,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
             batches_file = tmp / "batches.json"
             batches_file.write_text(json.dumps(batches))
             if "service" in phases:
-                proc, port = start_service(db_url, args.pool)
+                proc, port = start_service(db_url, args.pool, args.api_workers)
                 spy = None
                 try:
                     if args.profile:
@@ -503,6 +510,7 @@ def main(argv: list[str] | None = None) -> int:
                         seconds = str(round(args.warmup + args.duration))
                         spy = subprocess.Popen(
                             [pyspy, "record", "-p", str(proc.pid), "-f", "raw", "-r", "200",
+                             *(["--subprocesses"] if args.api_workers > 1 else []),
                              "-o", args.profile, "-d", seconds],
                             stdout=subprocess.DEVNULL,
                         )  # fmt: skip

@@ -609,6 +609,10 @@ class EventStore:
                             # (leaving with an exception made psycopg log "error ignored
                             # terminating <AsyncPipeline [INERROR]>" for every conflict).
                             try:
+                                # explicit: psycopg's implicit BEGIN would cost a round trip
+                                # of its own (it syncs the pipeline); the connections are in
+                                # autocommit mode for that reason
+                                await cur.execute(b"BEGIN")
                                 await moved.execute(move, values)
                                 if tokens:
                                     await cur.executemany(INSERT_TOKEN, tokens)
@@ -655,7 +659,7 @@ class EventStore:
                     self._conninfo,
                     min_size=0,
                     max_size=WRITERS,
-                    kwargs={"connect_timeout": 5},
+                    kwargs={"connect_timeout": 5, "autocommit": True},
                     open=False,
                     name="cuccu-writers",
                 )
