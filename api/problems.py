@@ -35,8 +35,6 @@ PROBLEM_TYPES = {
     "not-your-turn": (409, "Not your turn"),
     "illegal-choice": (409, "Choice not allowed now"),
     "stale-version": (409, "Stale expected_version"),
-    "match-not-started": (409, "Match not started"),
-    "match-exists": (409, "Match already exists"),
     "match-over": (409, "Match is over"),
     "round-in-progress": (409, "A round is in progress"),
     "match-not-finished": (409, "Match not finished"),
@@ -47,7 +45,6 @@ PROBLEM_TYPES = {
     "unsupported-media-type": (415, "Unsupported media type"),
     "validation-error": (422, "Invalid values"),
     "invalid-config": (422, "Invalid match configuration"),
-    "unknown-seat": (422, "Unknown seat"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "rate-limited": (429, "Too many requests"),
     "database-unavailable": (503, "Database unavailable"),
@@ -95,18 +92,17 @@ SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
     svc.InvalidRequest: (422, "validation-error"),
 }
 
-#: domain error code -> (status, problem slug)
+#: domain error code -> (status, problem slug); the codes missing here (match_exists,
+#: match_not_started, unknown_seat, invalid_pack) can only come from a command the service
+#: built wrongly, never from a request: they are 500s
 DOMAIN_ERRORS: dict[str, tuple[int, str]] = {
     "not_your_turn": (409, "not-your-turn"),
     "illegal_choice": (409, "illegal-choice"),
     "match_over": (409, "match-over"),
     "round_in_progress": (409, "round-in-progress"),
-    "match_not_started": (409, "match-not-started"),
-    "match_exists": (409, "match-exists"),
     "seats_open": (409, "seats-open"),
     "seat_taken": (409, "seat-taken"),
     "invalid_config": (422, "invalid-config"),
-    "unknown_seat": (422, "unknown-seat"),
 }
 
 

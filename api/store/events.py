@@ -93,15 +93,20 @@ INSERT_IDEMPOTENCY = _insert_sql(
 
 @functools.cache
 def _move_match_sql(columns: tuple[str, ...]) -> str:
-    """The optimistic lock: move the match row only if it is still at ``_expected``; its
-    NOTIFY rides on the same statement (delivered only if the transaction commits)."""
+    """The optimistic lock: move the match row only if it is still at ``_expected``, else fail
+    the transaction (a division by zero: the append sends its COMMIT in the same pipeline, so
+    a stale stream must abort it in SQL, not after the fact). The NOTIFY rides on the same
+    statement and is delivered only if the transaction commits."""
     m = t.matches
-    return _pg_sql(
+    moved = (
         sa.update(m)
         .where(m.c.id == sa.bindparam("_id"), m.c.version == sa.bindparam("_expected"))
         .values({c: sa.bindparam(c) for c in columns})
-        .returning(m.c.version, _NOTIFY)
+        .returning(m.c.version)
+        .cte("moved")
     )
+    rows = sa.select(sa.func.count()).select_from(moved).scalar_subquery()
+    return _pg_sql(sa.select(_NOTIFY, sa.literal_column("1") // rows))
 
 
 @functools.cache
@@ -545,13 +550,15 @@ class EventStore:
         stamp: dt.datetime,
         new_match: NewMatch | None = None,
     ) -> None:
-        """The PostgreSQL path of an append to an existing stream: the version-checked
-        UPDATE (with its NOTIFY), the event INSERTs and the idempotency record go out in one
-        psycopg pipeline on a kept psycopg connection, so a command costs two round trips
-        (the statements, then COMMIT) and no SQLAlchemy work.
+        """The PostgreSQL path of an append (or a new match): ``BEGIN``, the version-checked
+        UPDATE (with its NOTIFY; an INSERT for a new match), the event INSERTs, the
+        idempotency record and ``COMMIT`` go out in one psycopg pipeline on a pooled
+        connection: one round trip per command, and no SQLAlchemy work.
 
-        If the UPDATE matched no row the stream moved on: the whole transaction is rolled
-        back (the INSERTs then either failed on the unique version or are undone).
+        If the stream is no longer at ``expected_version`` the UPDATE fails the transaction
+        (and so would the event INSERTs, on the unique version), the server skips the COMMIT,
+        and the pool rolls the connection back: :class:`ConcurrencyError`. If the connection
+        dies on the way, the stream is read to learn whether the COMMIT was executed.
         """
         import psycopg
         from psycopg_pool import PoolTimeout
@@ -596,7 +603,6 @@ class EventStore:
         )
         pool = await self._writer_pool()
         for attempt in (1, 2):
-            committing = False
             try:
                 # the pool rolls back on any exception and drops a connection found broken
                 async with pool.connection(timeout=WRITER_WAIT) as pg:
@@ -619,21 +625,24 @@ class EventStore:
                                 await cur.executemany(INSERT_EVENT, event_params)
                                 if record is not None:
                                     await cur.execute(INSERT_IDEMPOTENCY, record)
+                                # in the same round trip: any error above makes the server
+                                # skip it (the pipeline is aborted up to its sync)
+                                await cur.execute(b"COMMIT")
                             except psycopg.Error as exc:
                                 failure = exc
                     except psycopg.Error as exc:  # raised by the pipeline's closing sync
                         failure = failure or exc
                     if failure is not None:
                         raise failure
-                    if len(await moved.fetchall()) != 1:
-                        raise ConcurrencyError(
-                            f"match {match_id} is no longer at version {expected_version}"
-                        )
-                    committing = True
-                    await pg.commit()
+                    assert len(await moved.fetchall()) == 1  # else the SQL had failed
             except (psycopg.OperationalError, OSError) as exc:
-                if not committing and attempt == 1:
-                    continue  # a pooled connection had died before anything was committed
+                # The connection died (a database restart, most often a pooled connection that
+                # died idle). Whether the COMMIT it carried was executed is unknown: ask.
+                last = rows[-1]
+                if await self._has_event(match_id, last["version"], last["hash"]):
+                    return
+                if attempt == 1:
+                    continue  # nothing was committed: again, on a fresh connection
                 raise StoreUnavailable(str(exc)) from exc
             except PoolTimeout as exc:
                 raise StoreUnavailable(f"no database connection within {WRITER_WAIT} s") from exc
@@ -641,10 +650,19 @@ class EventStore:
                 psycopg.errors.IntegrityError,
                 psycopg.errors.SerializationFailure,
                 psycopg.errors.DeadlockDetected,
+                psycopg.errors.DivisionByZero,  # the stream was not at the expected version
             ) as exc:
                 raise ConcurrencyError(str(exc)) from exc
             else:
                 return
+
+    async def _has_event(self, match_id: str, version: int, hash_: str) -> bool:
+        """Whether the stream holds this event (an append of unknown outcome committed)."""
+        e = t.events
+        row = await self._first(
+            sa.select(e.c.hash).where(e.c.match_id == match_id, e.c.version == version)
+        )
+        return row is not None and row.hash == hash_
 
     async def _writer_pool(self) -> Any:
         """The psycopg connections of the pipelined append (psycopg_pool), opened once.
