@@ -66,7 +66,7 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-# --- the SQL of the pipelined append, compiled from tables.py (the one schema source) -------
+# --- the SQL of the one-statement append, compiled from tables.py (the one schema source) --
 
 _EVENT_COLUMNS = ("match_id", "version", "type", "data", "meta", "recorded_at", "prev_hash", "hash")
 _NOTIFY = sa.func.pg_notify(sa.bindparam("_channel"), sa.bindparam("_payload"))
@@ -79,40 +79,60 @@ def _pg_sql(statement: sa.ClauseElement) -> str:
     return str(statement.compile(dialect=dialect()))  # type: ignore[no-untyped-call]
 
 
-def _insert_sql(table: sa.Table, columns: Sequence[str]) -> str:
-    return _pg_sql(sa.insert(table).inline().values({c: sa.bindparam(c) for c in columns}))
+#: events of one append written by the one-statement path (more: the SQLAlchemy path), far
+#: below PostgreSQL's 65,535 parameters per statement
+MAX_STATEMENT_EVENTS = 1_000
 
 
-INSERT_EVENT = _insert_sql(t.events, _EVENT_COLUMNS)
-INSERT_TOKEN = _insert_sql(t.seat_tokens, ("match_id", "seat", "token_sha256"))
-INSERT_IDEMPOTENCY = _insert_sql(
-    t.idempotency_keys,
-    ("match_id", "seat", "key", "fingerprint", "first_version", "last_version", "created_at"),
-)
+@functools.lru_cache(maxsize=512)
+def _append_sql(
+    columns: tuple[str, ...], events: int, tokens: int, remembered: bool, new_match: bool
+) -> str:
+    """One statement for a whole append, so that in autocommit it is its own transaction and
+    costs one round trip: data-modifying CTEs move the match row (or insert a new one), insert
+    the events, the seat tokens and the idempotency record, and the SELECT sends the NOTIFY.
 
-
-@functools.cache
-def _move_match_sql(columns: tuple[str, ...]) -> str:
-    """The optimistic lock: move the match row only if it is still at ``_expected``, else fail
-    the transaction (a division by zero: the append sends its COMMIT in the same pipeline, so
-    a stale stream must abort it in SQL, not after the fact). The NOTIFY rides on the same
-    statement and is delivered only if the transaction commits."""
+    The optimistic lock: if the match row is not at ``_expected`` the UPDATE moves nothing and
+    ``1 / count`` fails the statement with a division by zero (so would the event INSERTs, on
+    the unique version); nothing is written and nothing notified.
+    """
     m = t.matches
-    moved = (
-        sa.update(m)
-        .where(m.c.id == sa.bindparam("_id"), m.c.version == sa.bindparam("_expected"))
-        .values({c: sa.bindparam(c) for c in columns})
-        .returning(m.c.version)
-        .cte("moved")
-    )
-    rows = sa.select(sa.func.count()).select_from(moved).scalar_subquery()
-    return _pg_sql(sa.select(_NOTIFY, sa.literal_column("1") // rows))
-
-
-@functools.cache
-def _insert_match_sql(columns: tuple[str, ...]) -> str:
-    values: dict[str, Any] = {"id": sa.bindparam("_id"), **{c: sa.bindparam(c) for c in columns}}
-    return _pg_sql(sa.insert(t.matches).values(values).returning(t.matches.c.version, _NOTIFY))
+    row: dict[str, Any] = {c: sa.bindparam(c) for c in columns}
+    head: Any
+    if new_match:
+        head = sa.insert(m).values({"id": sa.bindparam("_id"), **row})
+    else:
+        head = sa.update(m).where(
+            m.c.id == sa.bindparam("_id"), m.c.version == sa.bindparam("_expected")
+        )
+        head = head.values(row)
+    moved = head.returning(m.c.version).cte("moved")
+    ctes = [
+        sa.insert(t.events)
+        .values([{c: sa.bindparam(f"e{i}_{c}") for c in _EVENT_COLUMNS} for i in range(events)])
+        .returning(t.events.c.version)
+        .cte("added")
+    ]
+    if tokens:
+        token_columns = ("match_id", "seat", "token_sha256")
+        ctes.append(
+            sa.insert(t.seat_tokens)
+            .values([{c: sa.bindparam(f"t{i}_{c}") for c in token_columns} for i in range(tokens)])
+            .returning(t.seat_tokens.c.seat)
+            .cte("tokens")
+        )
+    if remembered:
+        key_columns = (
+            "match_id", "seat", "key", "fingerprint", "first_version", "last_version", "created_at"
+        )  # fmt: skip
+        ctes.append(
+            sa.insert(t.idempotency_keys)
+            .values({c: sa.bindparam(f"k_{c}") for c in key_columns})
+            .returning(t.idempotency_keys.c.key)
+            .cte("remembered")
+        )
+    moved_rows = sa.select(sa.func.count()).select_from(moved).scalar_subquery()
+    return _pg_sql(sa.select(_NOTIFY, sa.literal_column("1") // moved_rows).add_cte(*ctes))
 
 
 @dataclass(frozen=True)
@@ -440,8 +460,8 @@ class EventStore:
         }
         if summary.seats is not None:
             summary_values["seats"] = summary.seats
-        if self.is_postgres and not seat_tokens and rows:
-            await self._append_pipelined(
+        if self.is_postgres and not seat_tokens and 0 < len(rows) <= MAX_STATEMENT_EVENTS:
+            await self._append_statement(
                 match_id, expected_version, summary_values, rows, texts, idempotency, stamp,
                 new_match,
             )  # fmt: skip
@@ -539,7 +559,7 @@ class EventStore:
             for r in rows
         ]
 
-    async def _append_pipelined(
+    async def _append_statement(
         self,
         match_id: str,
         expected_version: int,
@@ -550,94 +570,65 @@ class EventStore:
         stamp: dt.datetime,
         new_match: NewMatch | None = None,
     ) -> None:
-        """The PostgreSQL path of an append (or a new match): ``BEGIN``, the version-checked
-        UPDATE (with its NOTIFY; an INSERT for a new match), the event INSERTs, the
-        idempotency record and ``COMMIT`` go out in one psycopg pipeline on a pooled
-        connection: one round trip per command, and no SQLAlchemy work.
+        """The PostgreSQL path of an append (or a new match): one statement (``_append_sql``)
+        on a pooled autocommit connection, so one round trip per command and no SQLAlchemy
+        work at run time (its SQL is compiled from tables.py once per shape).
 
-        If the stream is no longer at ``expected_version`` the UPDATE fails the transaction
-        (and so would the event INSERTs, on the unique version), the server skips the COMMIT,
-        and the pool rolls the connection back: :class:`ConcurrencyError`. If the connection
-        dies on the way, the stream is read to learn whether the COMMIT was executed.
+        If the stream is no longer at ``expected_version`` the statement fails and writes
+        nothing: :class:`ConcurrencyError`. If the connection dies on the way, the stream is
+        read to learn whether the statement was committed.
         """
         import psycopg
         from psycopg_pool import PoolTimeout
 
-        values = {k: _jsonb(v) if k in ("lives", "seats") else v for k, v in summary_values.items()}
-        values.update(
+        params: dict[str, Any] = {
+            k: _jsonb(v) if k in ("lives", "seats") else v for k, v in summary_values.items()
+        }
+        params.update(
             _id=match_id,
             _expected=expected_version,
             _channel=CHANNEL,
             _payload=f"{match_id}:{summary_values['version']}",
         )
-        move = _move_match_sql(tuple(summary_values))
-        tokens: list[dict[str, Any]] = []
+        token_hashes: list[tuple[int, str]] = []
         if new_match is not None:  # a new match: insert its row (a taken id is a conflict)
-            values.update(
+            params.update(
                 seats=_jsonb(new_match.seats),
                 created_at=stamp,
                 starting_lives=new_match.starting_lives,
                 seed=new_match.seed,
             )
-            move = _insert_match_sql(tuple(k for k in values if not k.startswith("_")))
-            tokens = [
-                {"match_id": match_id, "seat": seat, "token_sha256": h}
-                for seat, h in sorted(new_match.token_hashes.items())
-            ]
-        event_params = [
-            {**r, "data": text, "meta": None if r["meta"] is None else _jsonb(r["meta"])}
-            for r, text in zip(rows, texts, strict=True)
-        ]
-        record = (
-            None
-            if idempotency is None
-            else {
-                "match_id": idempotency.match_id,
-                "seat": idempotency.seat,
-                "key": idempotency.key,
-                "fingerprint": idempotency.fingerprint,
-                "first_version": idempotency.first_version,
-                "last_version": idempotency.last_version,
-                "created_at": stamp,
-            }
+            token_hashes = sorted(new_match.token_hashes.items())
+        columns = tuple(k for k in params if not k.startswith("_"))
+        for i, (r, text) in enumerate(zip(rows, texts, strict=True)):
+            for c in _EVENT_COLUMNS:
+                params[f"e{i}_{c}"] = r[c]
+            params[f"e{i}_data"] = text
+            params[f"e{i}_meta"] = None if r["meta"] is None else _jsonb(r["meta"])
+        for i, (seat, h) in enumerate(token_hashes):
+            params.update({f"t{i}_match_id": match_id, f"t{i}_seat": seat, f"t{i}_token_sha256": h})
+        if idempotency is not None:
+            params.update(
+                k_match_id=idempotency.match_id,
+                k_seat=idempotency.seat,
+                k_key=idempotency.key,
+                k_fingerprint=idempotency.fingerprint,
+                k_first_version=idempotency.first_version,
+                k_last_version=idempotency.last_version,
+                k_created_at=stamp,
+            )
+        statement = _append_sql(
+            columns, len(rows), len(token_hashes), idempotency is not None, new_match is not None
         )
         pool = await self._writer_pool()
         for attempt in (1, 2):
             try:
-                # the pool rolls back on any exception and drops a connection found broken
+                # autocommit: the one statement is the transaction
                 async with pool.connection(timeout=WRITER_WAIT) as pg:
-                    moved = pg.cursor()
-                    failure: psycopg.Error | None = None
-                    try:
-                        async with pg.pipeline(), pg.cursor() as cur:
-                            # An error of one statement surfaces at a later call or at the sync.
-                            # It is caught inside the pipeline block, so the block ends cleanly
-                            # (leaving with an exception made psycopg log "error ignored
-                            # terminating <AsyncPipeline [INERROR]>" for every conflict).
-                            try:
-                                # explicit: psycopg's implicit BEGIN would cost a round trip
-                                # of its own (it syncs the pipeline); the connections are in
-                                # autocommit mode for that reason
-                                await cur.execute(b"BEGIN")
-                                await moved.execute(move, values)
-                                if tokens:
-                                    await cur.executemany(INSERT_TOKEN, tokens)
-                                await cur.executemany(INSERT_EVENT, event_params)
-                                if record is not None:
-                                    await cur.execute(INSERT_IDEMPOTENCY, record)
-                                # in the same round trip: any error above makes the server
-                                # skip it (the pipeline is aborted up to its sync)
-                                await cur.execute(b"COMMIT")
-                            except psycopg.Error as exc:
-                                failure = exc
-                    except psycopg.Error as exc:  # raised by the pipeline's closing sync
-                        failure = failure or exc
-                    if failure is not None:
-                        raise failure
-                    assert len(await moved.fetchall()) == 1  # else the SQL had failed
+                    await pg.execute(statement, params)
             except (psycopg.OperationalError, OSError) as exc:
                 # The connection died (a database restart, most often a pooled connection that
-                # died idle). Whether the COMMIT it carried was executed is unknown: ask.
+                # died idle). Whether the statement was executed is unknown: ask the stream.
                 last = rows[-1]
                 if await self._has_event(match_id, last["version"], last["hash"]):
                     return
