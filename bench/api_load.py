@@ -2,7 +2,7 @@
 
     python bench/api_load.py [--concurrency 8] [--duration 20] [--database-url URL]
     python bench/api_load.py --smoke          # a few seconds, for CI (no targets checked)
-    python bench/api_load.py --api-workers 2  # the service as two uvicorn worker processes
+    python bench/api_load.py --api-workers 2  # two API processes, clients spread over them
 
 Creates a fresh database on the server of ``--database-url`` (default: $CUCCU_BENCH_DATABASE_URL
 or the local ``postgresql://postgres@127.0.0.1:5432/postgres``), migrates it, and measures with
@@ -207,16 +207,19 @@ async def ceiling_client(port: int, client: int, warm_until: float, stop_at: flo
 
 
 async def run_clients(
-    kind: str, port: int, concurrency: int, warmup: float, duration: float
+    kind: str, ports: list[int], concurrency: int, warmup: float, duration: float
 ) -> Stats:
+    """C clients; with several service processes, client i talks to ``ports[i % n]`` (as a
+    load balancer would spread connections)."""
     start = time.perf_counter()
     warm_until, stop_at = start + warmup, start + warmup + duration
     if kind == "service":
         coros = [
-            service_client(port, 1000 + i, start, warm_until, stop_at) for i in range(concurrency)
+            service_client(ports[i % len(ports)], 1000 + i, start, warm_until, stop_at)
+            for i in range(concurrency)
         ]
     else:
-        coros = [ceiling_client(port, i, warm_until, stop_at) for i in range(concurrency)]
+        coros = [ceiling_client(ports[0], i, warm_until, stop_at) for i in range(concurrency)]
     total = Stats()
     for s in await asyncio.gather(*coros):
         total.merge(s)
@@ -249,7 +252,7 @@ def wait_http(port: int, path: str, proc: subprocess.Popen[bytes], timeout: floa
     raise TimeoutError(f"server on port {port} did not answer {path}")
 
 
-def start_service(db_url: str, pool: int, workers: int = 1) -> tuple[subprocess.Popen[bytes], int]:
+def start_service(db_url: str, pool: int) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {
         **os.environ,
@@ -258,8 +261,6 @@ def start_service(db_url: str, pool: int, workers: int = 1) -> tuple[subprocess.
     }
     cmd = [sys.executable, "-m", "api.cli", "run", "--no-migrate", "--no-viewer"]
     cmd += ["--port", str(port), "--log-level", "warning"]
-    if workers > 1:
-        cmd += ["--workers", str(workers)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
     wait_http(port, "/health", proc)
     return proc, port
@@ -465,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", help="py-spy the service phase into this file (collapsed)")
     parser.add_argument(
-        "--api-workers", type=int, default=1, help="API processes (uvicorn workers) to measure"
+        "--api-workers", type=int, default=1, help="API processes to measure (one port each)"
     )
     parser.add_argument("--smoke", action="store_true", help="a few seconds, for CI")
     parser.add_argument("--keep", action="store_true", help="do not drop the database")
@@ -500,33 +501,41 @@ def main(argv: list[str] | None = None) -> int:
             batches_file = tmp / "batches.json"
             batches_file.write_text(json.dumps(batches))
             if "service" in phases:
-                proc, port = start_service(db_url, args.pool, args.api_workers)
-                spy = None
+                # Separate processes on separate ports, not `cuccu run --workers N`: uvicorn's
+                # workers share one listening socket, and one of them accepted nearly all of the
+                # C keep-alive connections (a py-spy profile showed 90 % / 9 %).
+                services = [start_service(db_url, args.pool) for _ in range(args.api_workers)]
+                spies: list[subprocess.Popen[bytes]] = []
                 try:
                     if args.profile:
                         pyspy = shutil.which("py-spy") or str(
                             Path(sys.executable).parent / "py-spy"
                         )
                         seconds = str(round(args.warmup + args.duration))
-                        spy = subprocess.Popen(
-                            [pyspy, "record", "-p", str(proc.pid), "-f", "raw", "-r", "200",
-                             *(["--subprocesses"] if args.api_workers > 1 else []),
-                             "-o", args.profile, "-d", seconds],
-                            stdout=subprocess.DEVNULL,
-                        )  # fmt: skip
+                        spies = [
+                            subprocess.Popen(
+                                [pyspy, "record", "-p", str(p.pid), "-f", "raw", "-r", "200",
+                                 "-o", f"{args.profile}.{i}" if i else args.profile,
+                                 "-d", seconds],
+                                stdout=subprocess.DEVNULL,
+                            )
+                            for i, (p, _) in enumerate(services)
+                        ]  # fmt: skip
+                    ports = [port for _, port in services]
                     stats = asyncio.run(
-                        run_clients("service", port, args.concurrency, args.warmup, args.duration)
+                        run_clients("service", ports, args.concurrency, args.warmup, args.duration)
                     )
-                    if spy is not None:
+                    for spy in spies:
                         spy.wait(timeout=60)
                 finally:
-                    stop(proc)
+                    for p, _ in services:
+                        stop(p)
                 results["service"] = report("service", stats, args.duration)
             if "ceiling" in phases:
                 proc, port = start_ceiling(dsn, str(batches_file), args.pool)
                 try:
                     stats = asyncio.run(
-                        run_clients("ceiling", port, args.concurrency, args.warmup, args.duration)
+                        run_clients("ceiling", [port], args.concurrency, args.warmup, args.duration)
                     )
                 finally:
                     stop(proc)
