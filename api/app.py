@@ -14,15 +14,16 @@ from litestar.di import Provide
 from litestar.exceptions import ValidationException
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import RedocRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme, Tag
+from litestar.openapi.spec import Components, Schema, SecurityScheme, Tag
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api.bots_pool import BotPool
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
 from api.controllers.matches import MatchController
 from api.keystore import key_store
-from api.problems import EXCEPTION_HANDLERS
+from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.ratelimit import rate_limit_middleware
 from api.service import MatchService
 from api.settings import Settings
@@ -103,12 +104,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if store.is_postgres:
             listener = PgListener(libpq_conninfo(settings.database_url), notifier)
             listener.start()
+        bots = BotPool(settings.bot_workers)
         app.state.store = store
         app.state.sealer = sealer = start_signing(settings, engine)
-        app.state.service = MatchService(store, sealer=sealer)
+        app.state.service = MatchService(store, bots=bots, sealer=sealer)
         try:
             yield
         finally:
+            bots.close()
             if listener is not None:
                 await listener.stop()
             await store.close()
@@ -163,8 +166,9 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
     """Check a JSON body against its struct strictly before the handler's lax conversion.
 
     Litestar converts bodies leniently (``"3"`` would pass as the integer 3); a body with a
-    value of the wrong JSON type is refused here with 422 instead. Malformed JSON is left to
-    Litestar (400), and an oversized body is refused while it is read (413).
+    value of the wrong JSON type is refused here with 422 instead, and a body sent as anything
+    but JSON (curl's default form encoding) with 415. Malformed JSON is left to Litestar (400),
+    and an oversized body is refused while it is read (413).
     """
     if request.method != "POST":
         return
@@ -172,12 +176,23 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
     struct = data.annotation if data is not None else None
     if not (isinstance(struct, type) and issubclass(struct, msgspec.Struct)):
         return
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/json" and not media_type.endswith("+json"):
+        raise ProblemError(
+            415,
+            "unsupported-media-type",
+            f"the request body must be JSON, sent with `Content-Type: application/json` "
+            f"(not {media_type or 'no Content-Type'})",
+        )
     body = await request.body()
     try:
         msgspec.json.decode(body, type=struct)
     except msgspec.ValidationError as exc:
         message, _, where = str(exc).partition(" - at `")
         key = where.rstrip("`").removeprefix("$").removeprefix(".")
+        allowed = _allowed_values(struct, key)
+        if allowed and message.startswith("Invalid enum value"):
+            message += " (one of: " + ", ".join(allowed) + ")"
         raise ValidationException(
             detail=message, extra=[{"message": message, "key": key, "source": "body"}]
         ) from exc
@@ -185,16 +200,53 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
         return  # Litestar answers 400 for it
 
 
+def _members(kind: Any) -> list[Any]:
+    """The member types of a field's type, without their metadata wrappers."""
+    import msgspec.inspect as mi
+
+    if isinstance(kind, mi.Metadata):
+        kind = kind.type
+    if isinstance(kind, mi.UnionType):
+        return [k.type if isinstance(k, mi.Metadata) else k for k in kind.types]
+    return [kind]
+
+
+def _allowed_values(struct: type[msgspec.Struct], key: str) -> list[str]:
+    """The values a top-level enum field of ``struct`` accepts (for the error message)."""
+    import msgspec.inspect as mi
+
+    info = mi.type_info(struct)
+    if not isinstance(info, mi.StructType):
+        return []
+    for field in info.fields:
+        if field.encode_name != key:
+            continue
+        for kind in _members(field.type):
+            if isinstance(kind, mi.LiteralType):
+                return [str(v) for v in kind.values]
+    return []
+
+
 def _closed_request_bodies(app: Litestar) -> None:
-    """Mark request bodies that refuse unknown fields with ``additionalProperties: false``."""
+    """Mark request bodies that refuse unknown fields with ``additionalProperties: false``,
+    and restore the lower bounds of 0 that the schema generation loses."""
+    import msgspec.inspect as mi
+
     from api import models
 
     schemas = app.openapi_schema.components.schemas or {}
     for name, obj in vars(models).items():
-        if (
-            isinstance(obj, type)
-            and issubclass(obj, msgspec.Struct)
-            and obj.__struct_config__.forbid_unknown_fields
-            and name in schemas
-        ):
-            schemas[name].additional_properties = False
+        if not (isinstance(obj, type) and issubclass(obj, msgspec.Struct) and name in schemas):
+            continue
+        schema = schemas[name]
+        if obj.__struct_config__.forbid_unknown_fields:
+            schema.additional_properties = False
+        # Litestar drops a lower bound of 0 (`ge=0` reads as "no bound"): put it back, so that
+        # e.g. `expected_version` documents its minimum as the server enforces it
+        info = mi.type_info(obj)
+        assert isinstance(info, mi.StructType)
+        for field in info.fields:
+            for kind in _members(field.type):
+                prop = (schema.properties or {}).get(field.encode_name)
+                if isinstance(kind, mi.IntType) and kind.ge == 0 and isinstance(prop, Schema):
+                    prop.minimum = 0

@@ -73,6 +73,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             port=port,
             log_level=args.log_level,
             timeout_graceful_shutdown=5,
+            workers=args.workers if args.workers > 1 else None,
         )
     finally:
         if viewer is not None:
@@ -329,6 +330,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--log-level", default="info")
     run.add_argument("--no-viewer", action="store_true", help="serve the API only")
     run.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="API processes on the one port (PostgreSQL only: each process has its own "
+        "caches, kept consistent by the store's version lock and LISTEN/NOTIFY)",
+    )
+    run.add_argument(
         "--viewer-port", type=int, default=8501, help="port of the viewer started beside the API"
     )
     run.set_defaults(func=cmd_run)
@@ -396,13 +404,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     from sqlalchemy.exc import DBAPIError
 
+    from api.settings import SettingError
     from api.store.events import StoreUnavailable
     from api.store.migrate import SchemaOutOfDate
 
     args = build_parser().parse_args(argv)
     try:
         code: int = args.func(args)
-    except (SchemaOutOfDate, StoreUnavailable, OSError) as exc:
+    except (SchemaOutOfDate, StoreUnavailable, OSError, SettingError) as exc:
         # a wrong or unmigrated database is the user's to fix: say how, without a traceback
         print(f"cuccu {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -140,6 +140,7 @@ class MatchOut(TypedDict):
 class SeatToken(TypedDict):
     seat: int
     token: str
+    view: MatchView  # this seat's own view (API 0.4.0)
 
 
 class CreatedMatch(TypedDict):
@@ -649,7 +650,8 @@ class Client(_Base):
         seed: int | None = None,
         first_dealer: int | None = None,
     ) -> CreatedMatch:
-        """``POST /matches``. The answer holds each human seat's token (shown only once)."""
+        """``POST /matches``. The answer holds each human seat's token (shown only once) and
+        that seat's own view, so a creator can play at once."""
         return cast(
             CreatedMatch, self._call(self._create(seats, starting_lives, seed, first_dealer))
         )

@@ -17,16 +17,12 @@ SeatName = Annotated[
         max_length=40,
         # something visible, and no control characters (PostgreSQL stores no NUL)
         pattern=r"^(?=.*\S)[^\x00-\x1f\x7f]+$",
-        description="Display name: 1 to 40 characters, not only spaces, no control characters",
+        description="Display name: 1 to 40 characters, not only spaces, no control characters; "
+        "stored trimmed (leading and trailing spaces removed)",
         examples=["Ann"],
     ),
 ]
 BotLevel = Literal["random", "basic", "expert"]
-DEFAULT_BOT_LEVEL = "expert"
-# Bots play on their own inside a request (a bots-only match plays to its end at creation), and
-# an expert decision costs ~10-20 ms: beyond this many seat-lives a table would hold a request
-# for many seconds, so omitted levels fall back to basic and an explicit expert is refused.
-EXPERT_MAX_SEAT_LIVES = 48
 CommandType = Literal[
     "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round"
 ]
@@ -50,9 +46,8 @@ class SeatIn(msgspec.Struct, forbid_unknown_fields=True):
         BotLevel | None,
         Meta(
             description="For bots: `random`, `basic` or `expert`. Omitted, a bot is `expert` "
-            "(it reasons over what its seat knows), or `basic` on tables of more than 48 "
-            "seat-lives (seats × starting lives), where `expert` is refused. Only bots have "
-            "a level."
+            "(it reasons over what its seat knows). Only bots have a level (a level on another "
+            "seat is 422 `invalid-config`)."
         ),
     ] = None
 
@@ -84,6 +79,13 @@ class SeatToken(msgspec.Struct):
     seat: int
     token: Annotated[
         str, Meta(description="Secret bearer token of this seat. Shown once, stored only hashed.")
+    ]
+    view: Annotated[
+        MatchView,
+        Meta(
+            description="This seat's own view (its card, its pending decision): no second "
+            "request needed to start playing"
+        ),
     ]
 
 

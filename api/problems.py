@@ -12,9 +12,10 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
 from sqlalchemy.exc import DataError, DBAPIError
 
+from api import service as svc
 from api.models import Problem
-from api.service import ServiceError
 from api.store import SchemaOutOfDate, StoreUnavailable
+from domain import DomainError
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,46 @@ _BY_STATUS = {
 }
 
 
+class ProblemError(Exception):
+    """An HTTP-level refusal raised by the API's own edges (rate limit, request parsing):
+    already a status and a problem type. The service raises HTTP-free errors instead."""
+
+    def __init__(self, status: int, slug: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.slug = slug
+        self.detail = detail
+        self.extra = extra
+
+
+#: service error -> (status, problem slug); the only place they meet HTTP
+SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
+    svc.MatchNotFound: (404, "match-not-found"),
+    svc.SeatNotFound: (404, "seat-not-found"),
+    svc.MissingToken: (401, "missing-token"),
+    svc.UnknownToken: (401, "unknown-token"),
+    svc.WrongMatch: (403, "wrong-match"),
+    svc.StaleVersion: (409, "stale-version"),
+    svc.TooMuchContention: (409, "conflict"),
+    svc.MatchNotFinished: (409, "match-not-finished"),
+    svc.IdempotencyKeyReused: (422, "idempotency-key-reused"),
+    svc.InvalidRequest: (422, "validation-error"),
+}
+
+#: domain error code -> (status, problem slug); the codes missing here (match_exists,
+#: match_not_started, unknown_seat, invalid_pack) can only come from a command the service
+#: built wrongly, never from a request: they are 500s
+DOMAIN_ERRORS: dict[str, tuple[int, str]] = {
+    "not_your_turn": (409, "not-your-turn"),
+    "illegal_choice": (409, "illegal-choice"),
+    "match_over": (409, "match-over"),
+    "round_in_progress": (409, "round-in-progress"),
+    "seats_open": (409, "seats-open"),
+    "seat_taken": (409, "seat-taken"),
+    "invalid_config": (422, "invalid-config"),
+}
+
+
 def problem(
     status: int, slug: str, detail: str, *, title: str | None = None, **extra: Any
 ) -> Response[Problem]:
@@ -89,12 +130,23 @@ def _with_instance(request: Request[Any, Any, Any], resp: Response[Problem]) -> 
     return resp
 
 
-def on_service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[Problem]:
-    if exc.status >= 500:
-        log.error("service error %s: %s", exc.slug, exc.detail)
-    return _with_instance(
-        request, problem(exc.status, exc.slug, exc.detail, title=exc.title, **exc.extra)
-    )
+def on_problem_error(request: Request[Any, Any, Any], exc: ProblemError) -> Response[Problem]:
+    return _with_instance(request, problem(exc.status, exc.slug, exc.detail, **exc.extra))
+
+
+def on_service_error(request: Request[Any, Any, Any], exc: svc.ServiceError) -> Response[Problem]:
+    status, slug = SERVICE_ERRORS[type(exc)]
+    version = exc.version if isinstance(exc, svc.StaleVersion) else None
+    return _with_instance(request, problem(status, slug, str(exc), version=version))
+
+
+def on_domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Response[Problem]:
+    found = DOMAIN_ERRORS.get(exc.code)
+    if found is None:  # e.g. invalid_pack: the service built a bad command
+        log.error("domain refused the service's own command: %r", exc)
+        return _with_instance(request, problem(500, "internal-error", "internal error"))
+    status, slug = found
+    return _with_instance(request, problem(status, slug, exc.message, code=exc.code))
 
 
 def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
@@ -153,7 +205,9 @@ def on_internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
 
 
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
-    ServiceError: on_service_error,
+    ProblemError: on_problem_error,
+    svc.ServiceError: on_service_error,
+    DomainError: on_domain_error,
     DataError: on_unstorable,
     RecursionError: on_too_deep,
     psycopg.DataError: on_unstorable,

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from api.service import ServiceError
+from api.problems import ProblemError
 
 #: buckets kept before the full (idle) ones are forgotten
 MAX_BUCKETS = 100_000
@@ -81,10 +81,9 @@ def rate_limit_middleware(rate: float, burst: int) -> Callable[[ASGIApp], ASGIAp
                     wait = buckets.take(key)
                     if wait > 0:
                         retry_after = max(1, math.ceil(wait))
-                        raise ServiceError(
+                        raise ProblemError(
                             429,
                             "rate-limited",
-                            "Too many requests",
                             f"this seat token may send {buckets.rate:g} requests per second "
                             f"(bursts of {buckets.burst}); retry after {retry_after} s",
                             retry_after=retry_after,

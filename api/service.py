@@ -1,35 +1,43 @@
-"""The command service: the only place that touches both the domain and the store.
+"""The match service: the only place that touches both the domain and the store.
 
-One API command is one transaction: load the stream, fold it, decide the human's command,
-let the bot seats (and the dealer of new rounds) act until a human must decide, and append
-everything with the expected version. A concurrent append surfaces as ConcurrencyError:
-reload and decide again; the caller gets 409 only if its command is no longer legal.
+It knows no HTTP. Each method takes a request's values and returns a result, or raises a
+:class:`domain.DomainError` or one of the :class:`ServiceError` subclasses below; the
+controllers alone turn them into responses and RFC 9457 problems (api.problems).
+
+One command is one transaction: load the stream, fold it, decide the seat's command, let the
+bot seats (and the dealer of new rounds) act until a person must decide, and append everything
+with the expected version. A concurrent append surfaces as ConcurrencyError: reload and decide
+again; the caller is refused only if its command is no longer legal.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
-import random
 import secrets
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
+from api.bots_pool import BotPool
+from api.export import sealed_export
 from api.store import (
     CLAIM_FINGERPRINT_PREFIX,
     ConcurrencyError,
-    EventStore,
     IdempotencyRecord,
     MatchRecord,
     MatchSummary,
     NewMatch,
     StoredEvent,
 )
+from api.store.notify import Notifier, Subscription
 from api.store.seals import Sealer
+from api.turns import Step, _meta, advance, rng_for, shuffle
 from domain import (
     GENESIS_HASH,
     Choose,
@@ -40,73 +48,136 @@ from domain import (
     Event,
     MatchState,
     SeatSpec,
-    StartRound,
     apply,
     fold,
     initial_state,
-    pending,
-    shuffled_round,
-    view,
 )
-from domain.bots import choose as bot_choose
+
+__all__ = [
+    "Step", "_meta", "advance", "rng_for", "shuffle",  # re-exported for the benches and the CLI
+]  # fmt: skip
 
 MAX_ATTEMPTS = 8
 #: matches whose folded state each process keeps (least recently used ones are dropped)
 STATE_CACHE_SIZE = 2_000
 
 
+class MatchStore(Protocol):
+    """What the service needs of a store: ``api.store.EventStore`` on a database, or the
+    in-memory fake of the service tests (tests/service/fakes.py)."""
+
+    notifier: Notifier
+
+    async def get_match(self, match_id: str) -> MatchRecord | None: ...
+
+    async def load(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]: ...
+
+    async def list_matches(
+        self,
+        *,
+        status: str | None = None,
+        before: tuple[dt.datetime, str] | None = None,
+        limit: int = 20,
+        open_seats: bool | None = None,
+    ) -> list[MatchRecord]: ...
+
+    async def seat_for_token(self, token_sha256: str) -> tuple[str, int] | None: ...
+
+    async def replace_seat_token(self, match_id: str, seat: int, token_sha256: str) -> bool: ...
+
+    async def get_idempotency(
+        self, match_id: str, seat: int, key: str
+    ) -> IdempotencyRecord | None: ...
+
+    async def commit(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        prev_hash: str,
+        events: Sequence[Event],
+        summary: MatchSummary,
+        meta: Mapping[str, Any] | None = None,
+        metas: Sequence[Mapping[str, Any] | None] | None = None,
+        new_match: NewMatch | None = None,
+        idempotency: IdempotencyRecord | None = None,
+        seat_tokens: Mapping[int, str] | None = None,
+    ) -> list[StoredEvent]: ...
+
+
+# --- what the service refuses (besides DomainError) ------------------------------------------
+
+
 class ServiceError(Exception):
-    """A failure the API reports as an RFC 9457 problem."""
-
-    def __init__(self, status: int, slug: str, title: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.slug = slug
-        self.title = title
-        self.detail = detail
-        self.extra = extra
+    """A request the service refuses; ``str(exc)`` says why, for people."""
 
 
-# domain error code -> (HTTP status, problem slug, title)
-DOMAIN_ERRORS: dict[str, tuple[int, str, str]] = {
-    "not_your_turn": (409, "not-your-turn", "Not your turn"),
-    "illegal_choice": (409, "illegal-choice", "Choice not allowed now"),
-    "match_over": (409, "match-over", "Match is over"),
-    "round_in_progress": (409, "round-in-progress", "A round is in progress"),
-    "match_not_started": (409, "match-not-started", "Match not started"),
-    "match_exists": (409, "match-exists", "Match already exists"),
-    "seats_open": (409, "seats-open", "Seats still open"),
-    "seat_taken": (409, "seat-taken", "Seat already taken"),
-    "invalid_config": (422, "invalid-config", "Invalid match configuration"),
-    "unknown_seat": (422, "unknown-seat", "Unknown seat"),
-    "invalid_pack": (500, "internal-error", "Internal error"),
-}
+class MatchNotFound(ServiceError):
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"no match {match_id!r}")
 
 
-def domain_problem(exc: DomainError) -> ServiceError:
-    status, slug, title = DOMAIN_ERRORS.get(exc.code, (409, exc.code.replace("_", "-"), "Conflict"))
-    return ServiceError(status, slug, title, exc.message, code=exc.code)
+class SeatNotFound(ServiceError):
+    def __init__(self, match_id: str, seat: int) -> None:
+        super().__init__(f"match {match_id!r} has no seat {seat}")
+
+
+class MissingToken(ServiceError):
+    """The request needs a seat token and has none (or not a bearer one)."""
+
+
+class UnknownToken(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("this token is not valid")
+
+
+class WrongMatch(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("this seat token belongs to another match")
+
+
+class StaleVersion(ServiceError):
+    def __init__(self, version: int, expected: int) -> None:
+        super().__init__(f"the match is at version {version}, not {expected}")
+        self.version = version
+
+
+class TooMuchContention(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("the match kept changing; try again")
+
+
+class IdempotencyKeyReused(ServiceError):
+    """The key was used before with a different request."""
+
+
+class MatchNotFinished(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("the complete log is exported only once the match is over")
+
+
+class InvalidRequest(ServiceError):
+    """A value the service cannot use (a foreign cursor, a malformed Last-Event-ID)."""
+
+
+# --- helpers -------------------------------------------------------------------------------
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def command_fingerprint(choice: str, expected_version: int | None) -> str:
+    """The fingerprint of a command's request: same key + other request = refused."""
+    return hashlib.sha256(msgspec.json.encode([choice, expected_version])).hexdigest()
+
+
 def claim_fingerprint(name: str) -> str:
     """The fingerprint of a claim's request (its name), marked as a claim's for the store."""
     digest = hashlib.sha256(name.encode("utf-8")).hexdigest()
     return (CLAIM_FINGERPRINT_PREFIX + digest)[:64]  # the column holds 64 characters
-
-
-def rng_for(seed: int | None, version: int, purpose: str) -> random.Random:
-    """The randomness for one step: a CSPRNG, or a generator derived from the match seed."""
-    if seed is None:
-        return secrets.SystemRandom()
-    return random.Random(f"cuccu:{seed}:{version}:{purpose}")
-
-
-def shuffle(rng: random.Random) -> StartRound:
-    return shuffled_round(rng, salt_bytes=32)
 
 
 def summary_of(state: MatchState, *, seats: bool = False) -> MatchSummary:
@@ -121,72 +192,7 @@ def summary_of(state: MatchState, *, seats: bool = False) -> MatchSummary:
     )
 
 
-def has_live_human(state: MatchState) -> bool:
-    return any(spec.kind == "human" and state.lives[i] > 0 for i, spec in enumerate(state.seats))
-
-
-@dataclass
-class Step:
-    """A command applied, with the events it produced and who issued it."""
-
-    command: Command
-    actor: str
-    events: list[Event]
-
-
-def _meta(step: Step) -> dict[str, Any]:
-    # A round's pack and salt live in its round_started event (hidden until round_ended);
-    # metadata names the command only, so it can never carry a card.
-    command = step.command
-    if isinstance(command, StartRound):
-        return {"actor": step.actor, "command": {"type": "start_round"}}
-    return {"actor": step.actor, "command": msgspec.to_builtins(command)}
-
-
-def advance(state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]]:
-    """Let the service and the bots act until a human must decide or the match is over.
-
-    The service deals each new round; a bot seat answers its own decisions from its view;
-    the next round starts by itself once no human seat has lives left to start it.
-    """
-    steps: list[Step] = []
-    while True:
-        decision = pending(state)
-        if decision is None:
-            break
-        command: Command
-        if decision.kind == "claim_seat":
-            break  # open seats wait for people; the last claim deals round 1 (below)
-        if decision.kind == "next_round":
-            if state.rounds_played > 0 and has_live_human(state):
-                break  # a human starts the next round (round 1 is dealt at creation)
-            command = shuffle(rng_for(seed, state.version, "shuffle"))
-            actor = "service"
-        else:
-            assert decision.seat is not None
-            spec = state.seats[decision.seat]
-            if spec.kind != "bot":
-                break
-            level = spec.bot_level or "random"
-            choice = bot_choose(
-                level, view(state, decision.seat), rng_for(seed, state.version, "bot")
-            )
-            command = Choose(seat=decision.seat, choice=choice)  # type: ignore[arg-type]
-            actor = f"bot:{level}"
-        state, events = apply(state, command)
-        steps.append(Step(command, actor, events))
-    return state, steps
-
-
-@dataclass(frozen=True)
-class Loaded:
-    record: MatchRecord
-    stored: list[StoredEvent]
-    state: MatchState
-
-    @property
-    def last_hash(self) -> str:
-        return self.stored[-1].hash if self.stored else GENESIS_HASH
+# --- results -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -208,27 +214,71 @@ class Created:
     match_id: str
     tokens: dict[int, str]
     state: MatchState
+    events: list[tuple[int, Event]]
 
 
 @dataclass(frozen=True)
-class CommandResult:
-    status_code: int
-    body: bytes
+class Played:
+    """What a command or a claim did: the state after it and its numbered events.
+
+    ``replayed``: a retry with the same Idempotency-Key, answered from the stored versions
+    without a second effect. ``token``: a claim's new seat token.
+    """
+
+    state: MatchState
+    events: list[tuple[int, Event]]
     replayed: bool = False
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class EventsPage:
+    record: MatchRecord
+    stored: list[StoredEvent]
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    """A seat of a match to create, as the request gives it."""
+
+    name: str
+    kind: str = "human"
+    bot_level: str | None = None
+
+
+#: the level of a bot seat created without one: the strongest (docs/BOTS.md)
+DEFAULT_BOT_LEVEL = "expert"
+
+
+def seat_specs(seats: list[NewSeat]) -> list[SeatSpec]:
+    """The domain's seats: names trimmed, bots without a level made experts (the domain
+    refuses a level on a seat that is not a bot)."""
+    return [
+        SeatSpec(
+            s.name.strip(),
+            s.kind,  # type: ignore[arg-type]
+            (s.bot_level or DEFAULT_BOT_LEVEL) if s.kind == "bot" else s.bot_level,
+        )
+        for s in seats
+    ]
 
 
 class MatchService:
     def __init__(
         self,
-        store: EventStore,
+        store: MatchStore,
         cache_size: int = STATE_CACHE_SIZE,
+        bots: BotPool | None = None,
         sealer: Sealer | None = None,
     ) -> None:
         self.store = store
+        self.bots = bots or BotPool(0)
         #: signs each match whose commit ends it (api/signing.py); None: signing is off
         self.sealer = sealer
         self._cache: OrderedDict[str, Current] = OrderedDict()
         self._cache_size = cache_size
+
+    # --- reads ------------------------------------------------------------------------------
 
     def _remember(self, match_id: str, entry: Current) -> Current:
         """Keep ``entry`` unless a newer one is already kept (requests finish out of order)."""
@@ -249,8 +299,10 @@ class MatchService:
         """
         entry = self._cache.get(match_id)
         if entry is None:
-            loaded = await self.load(match_id)
-            entry = Current(loaded.record.seed, loaded.state, loaded.last_hash)
+            record = await self.record(match_id)
+            stored = await self.store.load(match_id)
+            state = fold([s.event for s in stored], initial_state())
+            entry = Current(record.seed, state, stored[-1].hash if stored else GENESIS_HASH)
         elif refresh:
             newer = await self.store.load(match_id, after=entry.state.version)
             if newer:
@@ -261,54 +313,96 @@ class MatchService:
             return entry, False
         return self._remember(match_id, entry), True
 
-    async def ensure_exists(self, match_id: str) -> None:
-        """404 unless the match exists (matches are never deleted: a kept one exists)."""
-        if match_id not in self._cache and await self.store.get_match(match_id) is None:
-            raise ServiceError(404, "match-not-found", "Match not found", f"no match {match_id!r}")
+    async def state(self, match_id: str) -> MatchState:
+        """The match's state now (MatchNotFound if there is no such match)."""
+        return (await self.current(match_id))[0].state
 
-    async def load(self, match_id: str) -> Loaded:
+    async def ensure_exists(self, match_id: str) -> None:
+        """MatchNotFound unless the match exists (matches are never deleted)."""
+        if match_id not in self._cache:
+            await self.record(match_id)
+
+    async def record(self, match_id: str) -> MatchRecord:
         record = await self.store.get_match(match_id)
         if record is None:
-            raise ServiceError(404, "match-not-found", "Match not found", f"no match {match_id!r}")
+            raise MatchNotFound(match_id)
+        return record
+
+    async def seat_of(self, match_id: str, token: str | None, *, required: bool) -> int | None:
+        """The seat ``token`` plays in ``match_id``; None for a spectator (no token)."""
+        if token is None:
+            if required:
+                raise MissingToken("send `Authorization: Bearer <seat token>`")
+            return None
+        found = await self.store.seat_for_token(hash_token(token))
+        if found is None:
+            raise UnknownToken()
+        if found[0] != match_id:
+            raise WrongMatch()
+        return found[1]
+
+    async def list_matches(
+        self,
+        *,
+        status: str | None,
+        before: tuple[dt.datetime, str] | None,
+        limit: int,
+        open_seats: bool | None,
+    ) -> list[MatchRecord]:
+        return await self.store.list_matches(
+            status=status, before=before, limit=limit, open_seats=open_seats
+        )
+
+    async def events(self, match_id: str, after: int, limit: int) -> EventsPage:
+        record = await self.record(match_id)
+        return EventsPage(record, await self.store.load(match_id, after=after, limit=limit))
+
+    def subscribe(self, match_id: str) -> AbstractContextManager[Subscription]:
+        """Wake-ups for the match's new events (from this process or, on PostgreSQL, any)."""
+        return self.store.notifier.subscribe(match_id)
+
+    async def export(self, match_id: str) -> bytes:
+        """The export of a finished match: its stored records and, when signed, its seal."""
+        record = await self.record(match_id)
+        if record.status != "over":
+            raise MatchNotFinished()
         stored = await self.store.load(match_id)
-        state = fold([s.event for s in stored], initial_state())
-        return Loaded(record, stored, state)
+        return await sealed_export(match_id, stored, self.sealer, over=True)
+
+    # --- writes -----------------------------------------------------------------------------
 
     async def create(
         self,
-        seats: list[SeatSpec],
+        seats: list[SeatSpec] | list[NewSeat],
         starting_lives: int,
         seed: int | None,
         first_dealer: int | None,
     ) -> Created:
+        specs = [s if isinstance(s, SeatSpec) else seat_specs([s])[0] for s in seats]
         match_id = str(uuid.uuid4())
         if first_dealer is None:
-            first_dealer = rng_for(seed, 0, "first_dealer").randrange(len(seats))
+            first_dealer = rng_for(seed, 0, "first_dealer").randrange(max(len(specs), 1))
         command = CreateMatch(
-            seats=tuple(seats), starting_lives=starting_lives, first_dealer=first_dealer
+            seats=tuple(specs), starting_lives=starting_lives, first_dealer=first_dealer
         )
-        try:
-            state, events = apply(initial_state(), command)
-            first = Step(command, "creator", events)
-            state, steps = advance(state, seed)
-        except DomainError as exc:
-            raise domain_problem(exc) from exc
-        steps = [first, *steps]
+        state, events = apply(initial_state(), command)  # DomainError: an invalid match
+        first = Step(command, "creator", events)
+        state, more = await self.bots.advance(state, seed)
+        steps = [first, *more]
         tokens = {
-            i: secrets.token_urlsafe(32) for i, spec in enumerate(seats) if spec.kind == "human"
+            i: secrets.token_urlsafe(32) for i, spec in enumerate(specs) if spec.kind == "human"
         }
         all_events = [e for s in steps for e in s.events]
-        metas = [_meta(s) for s in steps for _ in s.events]
         stored = await self.store.commit(
             match_id,
             expected_version=0,
             prev_hash=GENESIS_HASH,
             events=all_events,
-            metas=metas,
+            metas=[_meta(s) for s in steps for _ in s.events],
             summary=summary_of(state),
             new_match=NewMatch(
                 id=match_id,
-                seats=[msgspec.to_builtins(s) for s in seats],
+                seats=[msgspec.to_builtins(s) for s in specs],
                 starting_lives=starting_lives,
                 seed=seed,
                 token_hashes={i: hash_token(t) for i, t in tokens.items()},
@@ -316,32 +410,41 @@ class MatchService:
         )
         self._remember(match_id, Current(seed, state, stored[-1].hash if stored else GENESIS_HASH))
         await self._seal_if_over(match_id, state, stored)
-        return Created(match_id, tokens, state)
+        return Created(match_id, tokens, state, list(enumerate(all_events, start=1)))
+
+    async def _replay(
+        self, match_id: str, seat: int, key: str | None, fingerprint: str, reused: str
+    ) -> Played | None:
+        """The outcome of an earlier success with this Idempotency-Key, re-read from the
+        versions it produced; a different request under the same key is refused."""
+        if key is None:
+            return None
+        previous = await self.store.get_idempotency(match_id, seat, key)
+        if previous is None:
+            return None
+        if previous.fingerprint != fingerprint:
+            raise IdempotencyKeyReused(reused)
+        stored = await self.store.load(match_id, limit=previous.last_version)
+        state = fold([s.event for s in stored], initial_state())
+        numbered = [(s.version, s.event) for s in stored if s.version > previous.first_version]
+        return Played(state, numbered, replayed=True)
 
     async def command(
         self,
         match_id: str,
         seat: int,
         choice: str,
-        expected_version: int | None,
-        idempotency_key: str | None,
-        fingerprint: str,
-        render: Callable[[MatchState, list[tuple[int, Event]]], bytes],
-    ) -> CommandResult:
-        """Apply one seat's command (and the bot turns it triggers) in one transaction.
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Played:
+        """Apply one seat's command (and the bot turns it triggers) in one transaction."""
+        fingerprint = command_fingerprint(choice, expected_version)
 
-        ``render`` builds the success body from the new state and the new (version, event)s.
-        """
-
-        async def replay() -> CommandResult | None:
-            """The stored answer to this Idempotency-Key, if a request with it succeeded."""
-            previous = await self._remembered(
+        async def replay() -> Played | None:
+            return await self._replay(
                 match_id, seat, idempotency_key, fingerprint,
                 "this Idempotency-Key was already used with a different request body",
             )  # fmt: skip
-            if previous is None:
-                return None
-            return CommandResult(previous.status_code, previous.body.encode(), True)
 
         refresh = False  # the first attempt trusts the kept state; the version lock checks it
         for _attempt in range(MAX_ATTEMPTS):
@@ -356,39 +459,24 @@ class MatchService:
                 # a twin request with this key may have won the race since the check above
                 if (replayed := await replay()) is not None:
                     return replayed
-                raise ServiceError(
-                    409,
-                    "stale-version",
-                    "Stale expected_version",
-                    f"the match is at version {state.version}, not {expected_version}",
-                    version=state.version,
-                )
+                raise StaleVersion(state.version, expected_version)
             try:
+                command: Command
                 if choice == "next_round":
-                    if pending(state) is None or state.status == "over":
-                        raise DomainError("match_over", "the match is over")
-                    if state.status != "between_rounds":
-                        raise DomainError("round_in_progress", "a round is being played")
-                    rng = rng_for(loaded.seed, state.version, "shuffle")
-                    command: Command = shuffle(rng)
-                    actor = f"seat:{seat}"
+                    command = shuffle(rng_for(loaded.seed, state.version, "shuffle"))
                 else:
                     command = Choose(seat=seat, choice=choice)  # type: ignore[arg-type]
-                    actor = f"seat:{seat}"
                 new_state, events = apply(state, command)
-                steps = [Step(command, actor, events)]
-                new_state, more = advance(new_state, loaded.seed)
-                steps += more
-            except DomainError as exc:
+            except DomainError:
                 if not fresh:
                     refresh = True
                     continue
                 if (replayed := await replay()) is not None:
                     return replayed
-                raise domain_problem(exc) from exc
+                raise
+            new_state, more = await self.bots.advance(new_state, loaded.seed)
+            steps = [Step(command, f"seat:{seat}", events), *more]
             all_events = [e for s in steps for e in s.events]
-            numbered = list(enumerate(all_events, start=state.version + 1))
-            body = render(new_state, numbered)
             try:
                 stored = await self.store.commit(
                     match_id,
@@ -399,22 +487,21 @@ class MatchService:
                     summary=summary_of(new_state),
                     idempotency=(
                         IdempotencyRecord(
-                            match_id, seat, idempotency_key, fingerprint, 200, body.decode()
+                            match_id, seat, idempotency_key, fingerprint,
+                            state.version, new_state.version,
                         )
                         if idempotency_key is not None
                         else None
                     ),
-                )
+                )  # fmt: skip
             except ConcurrencyError:
                 refresh = True
                 continue  # someone else appended first: reload and decide again
             last_hash = stored[-1].hash if stored else loaded.last_hash
             self._remember(match_id, Current(loaded.seed, new_state, last_hash))
             await self._seal_if_over(match_id, new_state, stored)
-            return CommandResult(200, body)
-        raise ServiceError(
-            409, "conflict", "Too much contention", "the match kept changing; try again"
-        )
+            return Played(new_state, list(enumerate(all_events, start=state.version + 1)))
+        raise TooMuchContention()
 
     async def _seal_if_over(
         self, match_id: str, state: MatchState, stored: list[StoredEvent]
@@ -428,57 +515,36 @@ class MatchService:
                 last_hash=stored[-1].hash,
             )
 
-    async def _remembered(
-        self, match_id: str, seat: int, key: str | None, fingerprint: str, reused: str
-    ) -> IdempotencyRecord | None:
-        """The record of an earlier success with this Idempotency-Key, if any; a different
-        request under the same key is refused with 422 (``reused`` says how)."""
-        if key is None:
-            return None
-        previous = await self.store.get_idempotency(match_id, seat, key)
-        if previous is not None and previous.fingerprint != fingerprint:
-            raise ServiceError(422, "idempotency-key-reused", "Idempotency key reused", reused)
-        return previous
-
     async def claim(
-        self,
-        match_id: str,
-        seat: int,
-        name: str,
-        idempotency_key: str | None,
-        render: Callable[[MatchState, list[tuple[int, Event]], str], bytes],
-    ) -> CommandResult:
+        self, match_id: str, seat: int, name: str, idempotency_key: str | None = None
+    ) -> Played:
         """Claim an open seat under ``name`` and issue its token, in one transaction.
 
         The claim that fills the last open seat also deals round 1 (with the match's shuffle
-        source) and lets the bots play until a human must decide. Two claimers of one seat race
-        on the stream's version: the loser reloads, finds the seat taken, and gets 409.
+        source) and lets the bots play until a person must decide. Two claimers of one seat race
+        on the stream's version: the loser reloads, finds the seat taken, and is refused.
 
-        ``render`` builds the success body from the new state, the new (version, event)s and
-        the token. With ``idempotency_key`` the body is remembered with a blank token, in the
-        claim's transaction; a retry with the same key and name answers that body again with
-        a *new* token, which replaces the seat's token (only its hash is stored, so the first
-        one cannot be shown again). Whoever holds the key made the claim: the seat stays theirs.
+        With ``idempotency_key`` the claim's versions are remembered in its transaction; a
+        retry with the same key and name answers the same outcome with a *new* token, which
+        replaces the seat's token (only its hash is stored, so the first one cannot be shown
+        again). Whoever holds the key made the claim: the seat stays theirs.
         """
+        name = name.strip()
         fingerprint = claim_fingerprint(name)
 
-        async def replay() -> CommandResult | None:
-            """The remembered answer to this key, with a fresh token, if the claim succeeded."""
-            previous = await self._remembered(
+        async def replay() -> Played | None:
+            played = await self._replay(
                 match_id, seat, idempotency_key, fingerprint,
                 "this Idempotency-Key was already used for this seat with a different "
                 "request (another name, or a command)",
             )  # fmt: skip
-            if previous is None:
+            if played is None:
                 return None
             token = secrets.token_urlsafe(32)
             if not await self.store.replace_seat_token(match_id, seat, hash_token(token)):
-                raise ServiceError(  # the record and the token are stored together
-                    500, "internal-error", "Internal error", "the claimed seat has no token"
-                )
-            body = msgspec.json.decode(previous.body.encode())
-            body["token"] = token
-            return CommandResult(previous.status_code, msgspec.json.encode(body), True)
+                # the record and the token are stored together: a broken store
+                raise RuntimeError(f"claimed seat {seat} of {match_id!r} has no token")
+            return Played(played.state, played.events, replayed=True, token=token)
 
         for _attempt in range(MAX_ATTEMPTS):
             if (replayed := await replay()) is not None:
@@ -486,30 +552,26 @@ class MatchService:
             current, _ = await self.current(match_id)  # the stored state: refused only on it
             state = current.state
             if not 0 <= seat < len(state.seats):
-                raise ServiceError(
-                    404, "seat-not-found", "Seat not found",
-                    f"match {match_id!r} has no seat {seat}",
-                )  # fmt: skip
+                raise SeatNotFound(match_id, seat)
             command = ClaimSeat(seat=seat, name=name)
             try:
                 new_state, events = apply(state, command)
-                steps = [Step(command, f"seat:{seat}", events)]
-                new_state, more = advance(new_state, current.seed)
-                steps += more
-            except DomainError as exc:
+            except DomainError:
                 # a twin request with this key may have taken the seat since the check above
                 if (replayed := await replay()) is not None:
                     return replayed
-                raise domain_problem(exc) from exc
+                raise
+            new_state, more = await self.bots.advance(new_state, current.seed)
+            steps = [Step(command, f"seat:{seat}", events), *more]
             token = secrets.token_urlsafe(32)
             all_events = [e for s in steps for e in s.events]
-            numbered = list(enumerate(all_events, start=state.version + 1))
-            remembered = None
-            if idempotency_key is not None:  # the answer, without its token (never kept)
-                blank = render(new_state, numbered, "").decode()
-                remembered = IdempotencyRecord(
-                    match_id, seat, idempotency_key, fingerprint, 201, blank
+            remembered = (
+                IdempotencyRecord(
+                    match_id, seat, idempotency_key, fingerprint, state.version, new_state.version
                 )
+                if idempotency_key is not None
+                else None
+            )
             try:
                 stored = await self.store.commit(
                     match_id,
@@ -526,7 +588,6 @@ class MatchService:
             last_hash = stored[-1].hash if stored else current.last_hash
             self._remember(match_id, Current(current.seed, new_state, last_hash))
             await self._seal_if_over(match_id, new_state, stored)
-            return CommandResult(201, render(new_state, numbered, token))
-        raise ServiceError(
-            409, "conflict", "Too much contention", "the match kept changing; try again"
-        )
+            numbered = list(enumerate(all_events, start=state.version + 1))
+            return Played(new_state, numbered, token=token)
+        raise TooMuchContention()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cuccu.db"
 DEFAULT_HOST = "127.0.0.1"
@@ -12,6 +14,8 @@ DEFAULT_MAX_BODY_BYTES = 16 * 1024
 #: requests per second per seat token (0 disables the limit), and the burst allowed above it
 DEFAULT_RATE_LIMIT = 100.0
 DEFAULT_RATE_BURST = 200
+#: worker processes for expert bots (api.bots_pool); 0 plays every table on the event loop
+DEFAULT_BOT_WORKERS = 2
 
 #: every environment variable the service reads; compose.yaml is tested against this list
 ENV_VARS = (
@@ -22,6 +26,7 @@ ENV_VARS = (
     "CUCCU_RATE_LIMIT",
     "CUCCU_RATE_BURST",
     "CUCCU_SSE_KEEPALIVE",
+    "CUCCU_BOT_WORKERS",
     "CUCCU_API_URL",
     "CUCCU_SIGNING_KEY",
 )
@@ -41,6 +46,27 @@ def normalize_database_url(url: str) -> str:
     return url
 
 
+T = TypeVar("T", int, float)
+
+
+class SettingError(ValueError):
+    """An environment variable whose value the service cannot use; the message names it."""
+
+
+def _number(env: Mapping[str, str], name: str, kind: Callable[[str], T], default: T) -> T:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        what = "an integer" if kind is int else "a number"
+        raise SettingError(f"{name}={raw!r} is not {what}") from None
+    if value < 0:
+        raise SettingError(f"{name}={raw!r} must not be negative")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
@@ -52,19 +78,22 @@ class Settings:
     rate_limit_burst: int = DEFAULT_RATE_BURST
     #: the Ed25519 key that signs finished matches; "" = beside a SQLite file (api/signing.py)
     signing_key: str = ""
+    bot_workers: int = DEFAULT_BOT_WORKERS
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        """The settings from ``CUCCU_*`` variables; :class:`SettingError` names a malformed one."""
         env = dict(os.environ if environ is None else environ)
         return cls(
             database_url=normalize_database_url(
                 env.get("CUCCU_DATABASE_URL") or DEFAULT_DATABASE_URL
             ),
             host=env.get("CUCCU_HOST") or DEFAULT_HOST,
-            port=int(env.get("CUCCU_PORT") or DEFAULT_PORT),
-            max_body_bytes=int(env.get("CUCCU_MAX_BODY_BYTES") or DEFAULT_MAX_BODY_BYTES),
-            sse_keepalive_seconds=float(env.get("CUCCU_SSE_KEEPALIVE") or 15.0),
-            rate_limit_per_second=float(env.get("CUCCU_RATE_LIMIT") or DEFAULT_RATE_LIMIT),
-            rate_limit_burst=int(env.get("CUCCU_RATE_BURST") or DEFAULT_RATE_BURST),
+            port=_number(env, "CUCCU_PORT", int, DEFAULT_PORT),
+            max_body_bytes=_number(env, "CUCCU_MAX_BODY_BYTES", int, DEFAULT_MAX_BODY_BYTES),
+            sse_keepalive_seconds=_number(env, "CUCCU_SSE_KEEPALIVE", float, 15.0),
+            rate_limit_per_second=_number(env, "CUCCU_RATE_LIMIT", float, DEFAULT_RATE_LIMIT),
+            rate_limit_burst=_number(env, "CUCCU_RATE_BURST", int, DEFAULT_RATE_BURST),
+            bot_workers=_number(env, "CUCCU_BOT_WORKERS", int, DEFAULT_BOT_WORKERS),
             signing_key=env.get("CUCCU_SIGNING_KEY") or "",
         )

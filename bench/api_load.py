@@ -2,6 +2,7 @@
 
     python bench/api_load.py [--concurrency 8] [--duration 20] [--database-url URL]
     python bench/api_load.py --smoke          # a few seconds, for CI (no targets checked)
+    python bench/api_load.py --api-workers 2  # two API processes, clients spread over them
 
 Creates a fresh database on the server of ``--database-url`` (default: $CUCCU_BENCH_DATABASE_URL
 or the local ``postgresql://postgres@127.0.0.1:5432/postgres``), migrates it, and measures with
@@ -206,16 +207,19 @@ async def ceiling_client(port: int, client: int, warm_until: float, stop_at: flo
 
 
 async def run_clients(
-    kind: str, port: int, concurrency: int, warmup: float, duration: float
+    kind: str, ports: list[int], concurrency: int, warmup: float, duration: float
 ) -> Stats:
+    """C clients; with several service processes, client i talks to ``ports[i % n]`` (as a
+    load balancer would spread connections)."""
     start = time.perf_counter()
     warm_until, stop_at = start + warmup, start + warmup + duration
     if kind == "service":
         coros = [
-            service_client(port, 1000 + i, start, warm_until, stop_at) for i in range(concurrency)
+            service_client(ports[i % len(ports)], 1000 + i, start, warm_until, stop_at)
+            for i in range(concurrency)
         ]
     else:
-        coros = [ceiling_client(port, i, warm_until, stop_at) for i in range(concurrency)]
+        coros = [ceiling_client(ports[0], i, warm_until, stop_at) for i in range(concurrency)]
     total = Stats()
     for s in await asyncio.gather(*coros):
         total.merge(s)
@@ -469,6 +473,9 @@ def main(argv: list[str] | None = None) -> int:
         "--only", choices=["service", "ceiling", "raw"], action="append", help="phases to run"
     )
     parser.add_argument("--profile", help="py-spy the service phase into this file (collapsed)")
+    parser.add_argument(
+        "--api-workers", type=int, default=1, help="API processes to measure (one port each)"
+    )
     parser.add_argument("--smoke", action="store_true", help="a few seconds, for CI")
     parser.add_argument("--keep", action="store_true", help="do not drop the database")
     args = parser.parse_args(argv)
@@ -485,7 +492,8 @@ def main(argv: list[str] | None = None) -> int:
     dsn = db.set(drivername="postgresql").render_as_string(hide_password=False)
     results: dict[str, dict[str, float]] = {}
     print(
-        f"api_load: C={args.concurrency}, {args.duration:g} s per phase after {args.warmup:g} s "
+        f"api_load: C={args.concurrency}, {args.api_workers} API process(es), "
+        f"{args.duration:g} s per phase after {args.warmup:g} s "
         f"warm-up; {os.cpu_count()} cores, {platform.machine()}, Python "
         f"{platform.python_version()}, database {dbname}",
         flush=True,
@@ -501,32 +509,41 @@ def main(argv: list[str] | None = None) -> int:
             batches_file = tmp / "batches.json"
             batches_file.write_text(json.dumps(batches))
             if "service" in phases:
-                proc, port = start_service(db_url, args.pool)
-                spy = None
+                # Separate processes on separate ports, not `cuccu run --workers N`: uvicorn's
+                # workers share one listening socket, and one of them accepted nearly all of the
+                # C keep-alive connections (a py-spy profile showed 90 % / 9 %).
+                services = [start_service(db_url, args.pool) for _ in range(args.api_workers)]
+                spies: list[subprocess.Popen[bytes]] = []
                 try:
                     if args.profile:
                         pyspy = shutil.which("py-spy") or str(
                             Path(sys.executable).parent / "py-spy"
                         )
                         seconds = str(round(args.warmup + args.duration))
-                        spy = subprocess.Popen(
-                            [pyspy, "record", "-p", str(proc.pid), "-f", "raw", "-r", "200",
-                             "-o", args.profile, "-d", seconds],
-                            stdout=subprocess.DEVNULL,
-                        )  # fmt: skip
+                        spies = [
+                            subprocess.Popen(
+                                [pyspy, "record", "-p", str(p.pid), "-f", "raw", "-r", "200",
+                                 "-o", f"{args.profile}.{i}" if i else args.profile,
+                                 "-d", seconds],
+                                stdout=subprocess.DEVNULL,
+                            )
+                            for i, (p, _) in enumerate(services)
+                        ]  # fmt: skip
+                    ports = [port for _, port in services]
                     stats = asyncio.run(
-                        run_clients("service", port, args.concurrency, args.warmup, args.duration)
+                        run_clients("service", ports, args.concurrency, args.warmup, args.duration)
                     )
-                    if spy is not None:
+                    for spy in spies:
                         spy.wait(timeout=60)
                 finally:
-                    stop(proc)
+                    for p, _ in services:
+                        stop(p)
                 results["service"] = report("service", stats, args.duration)
             if "ceiling" in phases:
                 proc, port = start_ceiling(dsn, str(batches_file), args.pool)
                 try:
                     stats = asyncio.run(
-                        run_clients("ceiling", port, args.concurrency, args.warmup, args.duration)
+                        run_clients("ceiling", [port], args.concurrency, args.warmup, args.duration)
                     )
                 finally:
                     stop(proc)

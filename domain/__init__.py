@@ -31,13 +31,15 @@ from domain.fairness import GENESIS_HASH, commitment, shuffled_round
 from domain.pending import PendingDecision, pending
 from domain.state import MatchState, RoundState, initial_state, is_terminal
 from domain.transcript import transcript
+from domain.turns import DEAL, automatic_turn, has_expert, has_live_human
 from domain.views import MatchView, redact, view
 
 __all__ = [
-    "BOT_LEVELS", "CARDS", "CHOICES", "EVENT_TYPES", "GENESIS_HASH",
+    "BOT_LEVELS", "CARDS", "CHOICES", "DEAL", "EVENT_TYPES", "GENESIS_HASH",
     "Choice", "Choose", "ClaimSeat", "Command", "CreateMatch", "DomainError", "Event", "MatchState",
     "MatchView", "PendingDecision", "RoundState", "SeatSpec", "StartRound",
-    "apply", "chain_hash", "commitment", "decide", "decode_event", "decode_events",
-    "encode_event", "event_type", "evolve", "fold", "initial_state", "is_terminal", "losers",
-    "pending", "rank", "record_body", "redact", "shuffled_round", "transcript", "value", "view",
+    "apply", "automatic_turn", "chain_hash", "commitment", "decide", "decode_event",
+    "decode_events", "encode_event", "event_type", "evolve", "fold", "has_expert",
+    "has_live_human", "initial_state", "is_terminal", "losers", "pending", "rank", "record_body",
+    "redact", "shuffled_round", "transcript", "value", "view",
 ]  # fmt: skip

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import datetime as dt
-import hashlib
-from collections.abc import AsyncIterator, Sequence
-from typing import Annotated, Any
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
-from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.enums import RequestEncodingType
 from litestar.openapi.spec import Example
@@ -18,10 +17,7 @@ from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
-from api.export import sealed_export
 from api.models import (
-    DEFAULT_BOT_LEVEL,
-    EXPERT_MAX_SEAT_LIVES,
     ClaimedSeat,
     ClaimIn,
     CommandIn,
@@ -38,11 +34,12 @@ from api.models import (
     SeatToken,
 )
 from api.problems import responses
-from api.service import MatchService, ServiceError, hash_token
+from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
-from api.store import EventStore, MatchRecord, StoredEvent, StoreUnavailable
-from domain import Event, MatchState, SeatSpec, redact, view
+from api.store import MatchRecord, StoredEvent, StoreUnavailable
+from domain import Event, redact, view
 
+T = TypeVar("T")
 BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 #: a seat token is optional (without one the caller is a spectator)
 OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
@@ -64,40 +61,22 @@ OptionalToken = Annotated[
 ]
 
 
-async def caller_seat(
-    store: NamedDependency[EventStore], match_id: str, authorization: str | None, *, required: bool
-) -> int | None:
-    """The seat the bearer token belongs to (None: spectator). 401/403 as the spec says."""
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; None without the header."""
     if not authorization:
-        if required:
-            raise ServiceError(
-                401, "missing-token", "Missing seat token",
-                "send `Authorization: Bearer <seat token>`",
-            )  # fmt: skip
         return None
     scheme, _, token = authorization.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise ServiceError(
-            401, "missing-token", "Missing seat token",
-            "the Authorization header must be `Bearer <seat token>`",
-        )  # fmt: skip
-    found = await store.seat_for_token(hash_token(token))
-    if found is None:
-        raise ServiceError(401, "unknown-token", "Unknown seat token", "this token is not valid")
-    if found[0] != match_id:
-        raise ServiceError(
-            403, "wrong-match", "Token of another match",
-            "this seat token belongs to another match",
-        )  # fmt: skip
-    return found[1]
+        raise MissingToken("the Authorization header must be `Bearer <seat token>`")
+    return token
 
 
-async def existing(store: NamedDependency[EventStore], match_id: str) -> MatchRecord:
-    record = await store.get_match(match_id)
-    if record is None:
-        raise ServiceError(404, "match-not-found", "Match not found", f"no match {match_id!r}")
-    return record
+async def caller_seat(
+    service: MatchService, match_id: str, authorization: str | None, *, required: bool
+) -> int | None:
+    """The seat the bearer token belongs to (None: spectator)."""
+    return await service.seat_of(match_id, bearer_token(authorization), required=required)
 
 
 def summarize(r: MatchRecord) -> MatchSummary:
@@ -149,9 +128,7 @@ def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
             stamp = stamp.replace(tzinfo=dt.UTC)
         return stamp, mid
     except (ValueError, msgspec.DecodeError) as exc:
-        raise ServiceError(
-            422, "validation-error", "Invalid values", "`cursor` is not a cursor of this API"
-        ) from exc
+        raise InvalidRequest("`cursor` is not a cursor of this API") from exc
 
 
 CREATE_EXAMPLES = [
@@ -228,34 +205,8 @@ class MatchController(Controller):
         ],
         service: NamedDependency[MatchService],
     ) -> CreatedMatch:
-        for i, seat in enumerate(data.seats):
-            if seat.kind != "bot" and seat.bot_level is not None:
-                raise ServiceError(
-                    422, "validation-error", "Invalid values",
-                    f"seat {i}: a {seat.kind} seat has no bot_level",
-                )  # fmt: skip
-        large = len(data.seats) * data.starting_lives > EXPERT_MAX_SEAT_LIVES
-        if large and any(s.bot_level == "expert" for s in data.seats):
-            raise ServiceError(
-                422, "validation-error", "Invalid values",
-                f"expert bots play tables of at most {EXPERT_MAX_SEAT_LIVES} seat-lives (seats "
-                "× starting lives); use basic bots, fewer seats or fewer lives",
-            )  # fmt: skip
-        default_level = "basic" if large else DEFAULT_BOT_LEVEL
-        if data.first_dealer is not None and data.first_dealer >= len(data.seats):
-            raise ServiceError(
-                422, "validation-error", "Invalid values",
-                "first_dealer must be one of the seats",
-            )  # fmt: skip
         created = await service.create(
-            seats=[
-                SeatSpec(
-                    s.name.strip(),
-                    s.kind,
-                    (s.bot_level or default_level) if s.kind == "bot" else None,
-                )
-                for s in data.seats
-            ],
+            seats=[NewSeat(s.name, s.kind, s.bot_level) for s in data.seats],
             starting_lives=data.starting_lives,
             seed=data.seed,
             first_dealer=data.first_dealer,
@@ -265,7 +216,10 @@ class MatchController(Controller):
             match_id=created.match_id,
             version=state.version,
             status=state.status,
-            seat_tokens=[SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())],
+            seat_tokens=[
+                SeatToken(seat=s, token=t, view=view(state, s))
+                for s, t in sorted(created.tokens.items())
+            ],
             view=view(state, None),
         )
 
@@ -280,7 +234,7 @@ class MatchController(Controller):
     )
     async def list_matches(
         self,
-        store: NamedDependency[EventStore],
+        service: NamedDependency[MatchService],
         status: Annotated[
             MatchStatus | None, QueryParameter(description="Only matches with this status")
         ] = None,
@@ -298,7 +252,7 @@ class MatchController(Controller):
         ] = None,
     ) -> MatchList:
         before = decode_cursor(cursor) if cursor else None
-        rows = await store.list_matches(
+        rows = await service.list_matches(
             status=status, before=before, limit=limit + 1, open_seats=open_seats
         )
         page = rows[:limit]
@@ -319,18 +273,12 @@ class MatchController(Controller):
         self,
         match_id: MatchId,
         service: NamedDependency[MatchService],
-        store: NamedDependency[EventStore],
         authorization: OptionalToken = None,
     ) -> MatchOut:
         await service.ensure_exists(match_id)
-        seat = await caller_seat(store, match_id, authorization, required=False)
-        loaded, _ = await service.current(match_id)
-        return MatchOut(
-            match_id=match_id,
-            version=loaded.state.version,
-            seat=seat,
-            view=view(loaded.state, seat),
-        )
+        seat = await caller_seat(service, match_id, authorization, required=False)
+        state = await service.state(match_id)
+        return MatchOut(match_id=match_id, version=state.version, seat=seat, view=view(state, seat))
 
     @post(
         "/{match_id:str}/commands",
@@ -352,7 +300,6 @@ class MatchController(Controller):
             Body(media_type=RequestEncodingType.JSON, examples=COMMAND_EXAMPLES),
         ],
         service: NamedDependency[MatchService],
-        store: NamedDependency[EventStore],
         authorization: Annotated[
             str | None,
             HeaderParameter(
@@ -371,38 +318,21 @@ class MatchController(Controller):
         ] = None,
     ) -> Response[CommandOut]:
         await service.ensure_exists(match_id)
-        seat = await caller_seat(store, match_id, authorization, required=True)
+        seat = await caller_seat(service, match_id, authorization, required=True)
         assert seat is not None
-        fingerprint = hashlib.sha256(_encoder.encode(data)).hexdigest()
-
-        def render(state: MatchState, numbered: list[tuple[int, Event]]) -> bytes:
-            over = state.status == "over"
-            return _encoder.encode(
-                CommandOut(
-                    match_id=match_id,
-                    version=state.version,
-                    seat=seat,
-                    view=view(state, seat),
-                    events=event_outs(numbered, seat, over),
-                )
-            )
-
-        result = await service.command(
-            match_id,
-            seat,
-            data.type,
-            data.expected_version,
-            idempotency_key,
-            fingerprint,
-            render,
+        played = await service.command(
+            match_id, seat, data.type, data.expected_version, idempotency_key
         )
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
-        return Response(
-            result.body,  # type: ignore[arg-type]  # already-encoded CommandOut
-            status_code=result.status_code,
-            media_type="application/json",
-            headers=headers,
+        over = played.state.status == "over"
+        body = CommandOut(
+            match_id=match_id,
+            version=played.state.version,
+            seat=seat,
+            view=view(played.state, seat),
+            events=event_outs(played.events, seat, over),
         )
+        headers = {"Idempotent-Replayed": "true"} if played.replayed else None
+        return Response(body, status_code=200, headers=headers)
 
     @post(
         "/{match_id:str}/seats/{seat:int}/claim",
@@ -435,7 +365,6 @@ class MatchController(Controller):
             ),
         ],
         service: NamedDependency[MatchService],
-        store: NamedDependency[EventStore],
         idempotency_key: Annotated[
             str | None,
             HeaderParameter(
@@ -451,29 +380,20 @@ class MatchController(Controller):
             ),
         ] = None,
     ) -> Response[ClaimedSeat]:
-        await existing(store, match_id)
-
-        def render(state: MatchState, numbered: list[tuple[int, Event]], token: str) -> bytes:
-            return _encoder.encode(
-                ClaimedSeat(
-                    match_id=match_id,
-                    seat=seat,
-                    token=token,
-                    version=state.version,
-                    status=state.status,
-                    view=view(state, seat),
-                    events=event_outs(numbered, seat, state.status == "over"),
-                )
-            )
-
-        result = await service.claim(match_id, seat, data.name.strip(), idempotency_key, render)
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
-        return Response(
-            result.body,  # type: ignore[arg-type]  # already-encoded ClaimedSeat
-            status_code=result.status_code,
-            media_type="application/json",
-            headers=headers,
+        await service.ensure_exists(match_id)
+        played = await service.claim(match_id, seat, data.name, idempotency_key)
+        assert played.token is not None
+        body = ClaimedSeat(
+            match_id=match_id,
+            seat=seat,
+            token=played.token,
+            version=played.state.version,
+            status=played.state.status,
+            view=view(played.state, seat),
+            events=event_outs(played.events, seat, played.state.status == "over"),
         )
+        headers = {"Idempotent-Replayed": "true"} if played.replayed else None
+        return Response(body, status_code=201, headers=headers)
 
     @get(
         "/{match_id:str}/events",
@@ -488,16 +408,17 @@ class MatchController(Controller):
     async def events(
         self,
         match_id: MatchId,
-        store: NamedDependency[EventStore],
+        service: NamedDependency[MatchService],
         authorization: OptionalToken = None,
         after: Annotated[
             int, QueryParameter(ge=0, le=MAX_VERSION, description="Last version already seen")
         ] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000, description="Page size")] = 200,
     ) -> EventPage:
-        record = await existing(store, match_id)
-        seat = await caller_seat(store, match_id, authorization, required=False)
-        stored = await store.load(match_id, after=after, limit=limit)
+        await service.ensure_exists(match_id)
+        seat = await caller_seat(service, match_id, authorization, required=False)
+        page = await service.events(match_id, after, limit)
+        record, stored = page.record, page.stored
         over = record.status == "over"
         last = stored[-1].version if stored else None
         more = last is not None and last < record.version
@@ -526,7 +447,6 @@ class MatchController(Controller):
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
-        store: NamedDependency[EventStore],
         service: NamedDependency[MatchService],
         settings: NamedDependency[Settings],
         authorization: OptionalToken = None,
@@ -537,38 +457,26 @@ class MatchController(Controller):
             ),
         ] = None,
     ) -> ServerSentEvent:
-        await existing(store, match_id)
-        seat = await caller_seat(store, match_id, authorization, required=False)
-        resume: int | None = None
-        if last_event_id:
-            try:
-                resume = max(0, int(last_event_id))
-                if resume > MAX_VERSION:
-                    raise ValueError(last_event_id)
-            except ValueError as exc:
-                raise ServiceError(
-                    422, "validation-error", "Invalid values", "Last-Event-ID must be a version"
-                ) from exc
+        await service.ensure_exists(match_id)
+        seat = await caller_seat(service, match_id, authorization, required=False)
+        resume = resume_after(last_event_id)
         keepalive = settings.sse_keepalive_seconds
 
         async def generate() -> AsyncIterator[ServerSentEventMessage]:
-            with store.notifier.subscribe(match_id) as sub:
+            with service.subscribe(match_id) as sub:
                 try:
                     after = resume
                     if after is None:
-                        loaded, _ = await service.current(match_id)
-                        state = loaded.state
+                        state = await uncancelled(service.state(match_id))
                         out = MatchOut(match_id, state.version, seat, view(state, seat))
                         yield ServerSentEventMessage(
-                            data=_encoder.encode(out).decode(),
-                            event="view",
-                            id=loaded.state.version,
+                            data=_encoder.encode(out).decode(), event="view", id=state.version
                         )
-                        after = loaded.state.version
+                        after = state.version
                     while True:
-                        record = await store.get_match(match_id)
-                        over = record is not None and record.status == "over"
-                        stored = await store.load(match_id, after=after, limit=500)
+                        page = await uncancelled(service.events(match_id, after, 500))
+                        over = page.record.status == "over"
+                        stored = page.stored
                         for out_ev in stored_outs(stored, seat, over):
                             yield ServerSentEventMessage(
                                 data=_encoder.encode(out_ev).decode(),
@@ -578,7 +486,7 @@ class MatchController(Controller):
                             after = out_ev.version
                         if stored:
                             continue  # there may be more than one page
-                        if over or record is None:
+                        if over:
                             return
                         if not await sub.wait(keepalive):
                             yield ServerSentEventMessage(comment="keep-alive")
@@ -600,19 +508,46 @@ class MatchController(Controller):
         responses=responses(404, 409, 422, 503),
         media_type="application/x-ndjson",
     )
-    async def export(
-        self, match_id: MatchId, store: NamedDependency[EventStore], state: State
-    ) -> Stream:
-        record = await existing(store, match_id)
-        if record.status != "over":
-            raise ServiceError(
-                409, "match-not-finished", "Match not finished",
-                "the complete log is exported only once the match is over",
-            )  # fmt: skip
-        stored = await store.load(match_id)
-        body = await sealed_export(match_id, stored, state.get("sealer"), over=True)
+    async def export(self, match_id: MatchId, service: NamedDependency[MatchService]) -> Stream:
+        body = await service.export(match_id)
         return Stream(
             iter([body]),
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="cuccu-{match_id}.ndjson"'},
         )
+
+
+_in_flight: set[asyncio.Task[Any]] = set()
+
+
+async def uncancelled(read: Coroutine[Any, Any, T]) -> T:
+    """Await a database read that a client's disconnect must not interrupt.
+
+    A stream is cancelled where it waits when its client hangs up. Cancelled mid-query, a read
+    leaves SQLAlchemy to invalidate its connection, which logged "Task was destroyed but it is
+    pending" (SQLite) or "non-checked-in connection" (issue 11). Shielded, the read finishes
+    in the background and hands its connection back; only the stream stops.
+    """
+    task = asyncio.ensure_future(read)
+    _in_flight.add(task)  # keep a reference until it is done
+    task.add_done_callback(_finished)
+    return await asyncio.shield(task)
+
+
+def _finished(task: asyncio.Task[Any]) -> None:
+    _in_flight.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved: an abandoned read's failure is not an error to log
+
+
+def resume_after(last_event_id: str | None) -> int | None:
+    """The version a ``Last-Event-ID`` resumes after (a version: 0 or more)."""
+    if not last_event_id:
+        return None
+    try:
+        resume = int(last_event_id)
+    except ValueError:
+        resume = -1
+    if not 0 <= resume <= MAX_VERSION:
+        raise InvalidRequest("Last-Event-ID must be a version (an integer, 0 or more)")
+    return resume

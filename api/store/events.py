@@ -9,8 +9,8 @@ appended first surfaces as :class:`ConcurrencyError`; the service reloads and de
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.store import tables as t
 from api.store.notify import CHANNEL, Notifier
@@ -43,18 +43,10 @@ class StoreUnavailable(Exception):
     """The database cannot be reached or refused the operation for operational reasons."""
 
 
-INSERT_EVENT = (
-    "INSERT INTO events (match_id, version, type, data, meta, recorded_at, prev_hash, hash, "
-    "body, envelope) VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, %s)"
-)
-INSERT_TOKEN = "INSERT INTO seat_tokens (match_id, seat, token_sha256) VALUES (%s, %s, %s)"
-INSERT_IDEMPOTENCY = (
-    "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, status_code, body, "
-    "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
-)
-
-#: kept psycopg connections for the pipelined append (PostgreSQL)
+#: psycopg connections of the pipelined append's pool (PostgreSQL)
 WRITERS = 10
+#: seconds a command waits for a writer connection before the database counts as unavailable
+WRITER_WAIT = 0.5
 
 #: seat tokens remembered per process (token hash -> (match id, seat))
 TOKEN_CACHE_SIZE = 100_000
@@ -70,6 +62,11 @@ def _is_down(exc: DBAPIError) -> bool:
     return code[:2] in ("08", "57") or "OperationalError" in type(exc.orig).__name__
 
 
+def _jsonb(value: Any) -> str:
+    """A JSON value as text for a JSONB parameter (the SQL casts it)."""
+    return msgspec.json.encode(value).decode()
+
+
 class ChainBroken(Exception):
     """A stored stream whose hashes do not chain."""
 
@@ -81,6 +78,78 @@ def now() -> dt.datetime:
 def record_time(stamp: dt.datetime) -> str:
     """A UTC instant as records write it: ``YYYY-MM-DDTHH:MM:SS.ffffffZ`` (always 6 digits)."""
     return stamp.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# --- the SQL of the one-statement append, compiled from tables.py (the one schema source) --
+
+_EVENT_COLUMNS = (
+    "match_id", "version", "type", "data", "meta", "recorded_at", "prev_hash", "hash", "body",
+    "envelope",
+)  # fmt: skip
+_NOTIFY = sa.func.pg_notify(sa.bindparam("_channel"), sa.bindparam("_payload"))
+
+
+def _pg_sql(statement: sa.ClauseElement) -> str:
+    """``statement`` as PostgreSQL SQL with ``%(name)s`` parameters, for psycopg itself."""
+    from sqlalchemy.dialects.postgresql.psycopg import dialect
+
+    return str(statement.compile(dialect=dialect()))  # type: ignore[no-untyped-call]
+
+
+#: events of one append written by the one-statement path (more: the SQLAlchemy path), far
+#: below PostgreSQL's 65,535 parameters per statement
+MAX_STATEMENT_EVENTS = 1_000
+
+
+@functools.lru_cache(maxsize=512)
+def _append_sql(
+    columns: tuple[str, ...], events: int, tokens: int, remembered: bool, new_match: bool
+) -> str:
+    """One statement for a whole append, so that in autocommit it is its own transaction and
+    costs one round trip: data-modifying CTEs move the match row (or insert a new one), insert
+    the events, the seat tokens and the idempotency record, and the SELECT sends the NOTIFY.
+
+    The optimistic lock: if the match row is not at ``_expected`` the UPDATE moves nothing and
+    ``1 / count`` fails the statement with a division by zero (so would the event INSERTs, on
+    the unique version); nothing is written and nothing notified.
+    """
+    m = t.matches
+    row: dict[str, Any] = {c: sa.bindparam(c) for c in columns}
+    head: Any
+    if new_match:
+        head = sa.insert(m).values({"id": sa.bindparam("_id"), **row})
+    else:
+        head = sa.update(m).where(
+            m.c.id == sa.bindparam("_id"), m.c.version == sa.bindparam("_expected")
+        )
+        head = head.values(row)
+    moved = head.returning(m.c.version).cte("moved")
+    ctes = [
+        sa.insert(t.events)
+        .values([{c: sa.bindparam(f"e{i}_{c}") for c in _EVENT_COLUMNS} for i in range(events)])
+        .returning(t.events.c.version)
+        .cte("added")
+    ]
+    if tokens:
+        token_columns = ("match_id", "seat", "token_sha256")
+        ctes.append(
+            sa.insert(t.seat_tokens)
+            .values([{c: sa.bindparam(f"t{i}_{c}") for c in token_columns} for i in range(tokens)])
+            .returning(t.seat_tokens.c.seat)
+            .cte("tokens")
+        )
+    if remembered:
+        key_columns = (
+            "match_id", "seat", "key", "fingerprint", "first_version", "last_version", "created_at"
+        )  # fmt: skip
+        ctes.append(
+            sa.insert(t.idempotency_keys)
+            .values({c: sa.bindparam(f"k_{c}") for c in key_columns})
+            .returning(t.idempotency_keys.c.key)
+            .cte("remembered")
+        )
+    moved_rows = sa.select(sa.func.count()).select_from(moved).scalar_subquery()
+    return _pg_sql(sa.select(_NOTIFY, sa.literal_column("1") // moved_rows).add_cte(*ctes))
 
 
 @dataclass(frozen=True)
@@ -146,12 +215,18 @@ class NewMatch:
 
 @dataclass(frozen=True)
 class IdempotencyRecord:
+    """A request that succeeded under an Idempotency-Key: enough to answer its retry.
+
+    ``first_version`` is the stream's version before the request, ``last_version`` after it:
+    the answer is re-rendered from the events in between and the state at ``last_version``.
+    """
+
     match_id: str
     seat: int
     key: str
     fingerprint: str
-    status_code: int
-    body: str
+    first_version: int
+    last_version: int
 
 
 def _aware(stamp: dt.datetime) -> dt.datetime:
@@ -236,8 +311,8 @@ class EventStore:
             engine.execution_options(isolation_level="AUTOCOMMIT") if self.is_postgres else engine
         )
         self._tokens: dict[str, tuple[str, int]] = {}
-        self._writers: list[Any] = []
-        self._writer_slots = asyncio.Semaphore(WRITERS)
+        self._writers: Any = None  # psycopg_pool.AsyncConnectionPool, opened on first use
+        self._writers_lock = asyncio.Lock()
         self._conninfo = (
             engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             if self.is_postgres
@@ -373,8 +448,8 @@ class EventStore:
             seat=row.seat,
             key=row.key,
             fingerprint=row.fingerprint,
-            status_code=row.status_code,
-            body=row.body,
+            first_version=row.first_version,
+            last_version=row.last_version,
         )
 
     # --- the write ---------------------------------------------------------------------
@@ -440,8 +515,8 @@ class EventStore:
         }
         if summary.seats is not None:
             summary_values["seats"] = summary.seats
-        if self.is_postgres and not seat_tokens and rows:
-            await self._append_pipelined(
+        if self.is_postgres and not seat_tokens and 0 < len(rows) <= MAX_STATEMENT_EVENTS:
+            await self._append_statement(
                 match_id, expected_version, summary_values, rows, texts, idempotency, stamp,
                 new_match,
             )  # fmt: skip
@@ -508,8 +583,8 @@ class EventStore:
                                 seat=idempotency.seat,
                                 key=idempotency.key,
                                 fingerprint=idempotency.fingerprint,
-                                status_code=idempotency.status_code,
-                                body=idempotency.body,
+                                first_version=idempotency.first_version,
+                                last_version=idempotency.last_version,
                                 created_at=stamp,
                             )
                         )
@@ -536,7 +611,7 @@ class EventStore:
             self.notifier.publish(match_id, summary.version)
         return [_stored(r) for r in rows]
 
-    async def _append_pipelined(
+    async def _append_statement(
         self,
         match_id: str,
         expected_version: int,
@@ -547,148 +622,117 @@ class EventStore:
         stamp: dt.datetime,
         new_match: NewMatch | None = None,
     ) -> None:
-        """The PostgreSQL path of an append to an existing stream: the version-checked
-        UPDATE (with its NOTIFY), the event INSERTs and the idempotency record go out in one
-        psycopg pipeline on a kept psycopg connection, so a command costs two round trips
-        (the statements, then COMMIT) and no SQLAlchemy work.
+        """The PostgreSQL path of an append (or a new match): one statement (``_append_sql``)
+        on a pooled autocommit connection, so one round trip per command and no SQLAlchemy
+        work at run time (its SQL is compiled from tables.py once per shape).
 
-        If the UPDATE matched no row the stream moved on: the whole transaction is rolled
-        back (the INSERTs then either failed on the unique version or are undone).
+        If the stream is no longer at ``expected_version`` the statement fails and writes
+        nothing: :class:`ConcurrencyError`. If the connection dies on the way, the stream is
+        read to learn whether the statement was committed.
         """
         import psycopg
+        from psycopg_pool import PoolTimeout
 
-        values = dict(summary_values)
-        sets = ", ".join(
-            f"{k} = %({k})s::jsonb" if k in ("lives", "seats") else f"{k} = %({k})s" for k in values
-        )
-        for k in ("lives", "seats"):
-            if k in values:
-                values[k] = msgspec.json.encode(values[k]).decode()
-        values.update(
+        params: dict[str, Any] = {
+            k: _jsonb(v) if k in ("lives", "seats") else v for k, v in summary_values.items()
+        }
+        params.update(
             _id=match_id,
             _expected=expected_version,
             _channel=CHANNEL,
             _payload=f"{match_id}:{summary_values['version']}",
         )
-        update = (
-            f"UPDATE matches SET {sets} WHERE id = %(_id)s AND version = %(_expected)s "
-            "RETURNING version, pg_notify(%(_channel)s, %(_payload)s)"
-        )
-        tokens: list[tuple[str, int, str]] = []
+        token_hashes: list[tuple[int, str]] = []
         if new_match is not None:  # a new match: insert its row (a taken id is a conflict)
-            values.update(
-                seats=msgspec.json.encode(new_match.seats).decode(),
+            params.update(
+                seats=_jsonb(new_match.seats),
                 created_at=stamp,
                 starting_lives=new_match.starting_lives,
                 seed=new_match.seed,
             )
-            columns = [k for k in values if not k.startswith("_")]
-            update = (
-                f"INSERT INTO matches (id, {', '.join(columns)}) VALUES (%(_id)s, "
-                + ", ".join(
-                    f"%({k})s::jsonb" if k in ("lives", "seats") else f"%({k})s" for k in columns
-                )
-                + ") RETURNING version, pg_notify(%(_channel)s, %(_payload)s)"
+            token_hashes = sorted(new_match.token_hashes.items())
+        columns = tuple(k for k in params if not k.startswith("_"))
+        for i, (r, text) in enumerate(zip(rows, texts, strict=True)):
+            for c in _EVENT_COLUMNS:
+                params[f"e{i}_{c}"] = r[c]
+            params[f"e{i}_data"] = text
+            params[f"e{i}_meta"] = None if r["meta"] is None else _jsonb(r["meta"])
+        for i, (seat, h) in enumerate(token_hashes):
+            params.update({f"t{i}_match_id": match_id, f"t{i}_seat": seat, f"t{i}_token_sha256": h})
+        if idempotency is not None:
+            params.update(
+                k_match_id=idempotency.match_id,
+                k_seat=idempotency.seat,
+                k_key=idempotency.key,
+                k_fingerprint=idempotency.fingerprint,
+                k_first_version=idempotency.first_version,
+                k_last_version=idempotency.last_version,
+                k_created_at=stamp,
             )
-            tokens = [(match_id, seat, h) for seat, h in sorted(new_match.token_hashes.items())]
-        event_params = [
-            (
-                r["match_id"], r["version"], r["type"], text,
-                None if r["meta"] is None else msgspec.json.encode(r["meta"]).decode(),
-                r["recorded_at"], r["prev_hash"], r["hash"], r["body"], r["envelope"],
-            )
-            for r, text in zip(rows, texts, strict=True)
-        ]  # fmt: skip
+        statement = _append_sql(
+            columns, len(rows), len(token_hashes), idempotency is not None, new_match is not None
+        )
+        pool = await self._writer_pool()
         for attempt in (1, 2):
-            pg = await self._writer()
-            committing = False
             try:
-                moved = pg.cursor()
-                try:
-                    async with pg.pipeline(), pg.cursor() as cur:
-                        await moved.execute(update, values)
-                        if tokens:
-                            await cur.executemany(INSERT_TOKEN, tokens)
-                        await cur.executemany(INSERT_EVENT, event_params)
-                        if idempotency is not None:
-                            await cur.execute(
-                                INSERT_IDEMPOTENCY,
-                                (
-                                    idempotency.match_id, idempotency.seat, idempotency.key,
-                                    idempotency.fingerprint, idempotency.status_code,
-                                    idempotency.body, stamp,
-                                ),
-                            )  # fmt: skip
-                    if len(await moved.fetchall()) != 1:
-                        raise ConcurrencyError(
-                            f"match {match_id} is no longer at version {expected_version}"
-                        )
-                finally:
-                    await moved.close()
-                committing = True
-                await pg.commit()
+                # autocommit: the one statement is the transaction
+                async with pool.connection(timeout=WRITER_WAIT) as pg:
+                    await pg.execute(statement, params)
             except (psycopg.OperationalError, OSError) as exc:
-                await self._discard(pg)
-                if not committing and attempt == 1:
-                    continue  # a kept connection had died before anything was committed
+                # The connection died (a database restart, most often a pooled connection that
+                # died idle). Whether the statement was executed is unknown: ask the stream.
+                last = rows[-1]
+                if await self._has_event(match_id, last["version"], last["hash"]):
+                    return
+                if attempt == 1:
+                    continue  # nothing was committed: again, on a fresh connection
                 raise StoreUnavailable(str(exc)) from exc
-            except BaseException as exc:
-                await self._release(pg, rollback=True)
-                if isinstance(
-                    exc,
-                    psycopg.errors.IntegrityError
-                    | psycopg.errors.SerializationFailure
-                    | psycopg.errors.DeadlockDetected,
-                ):
-                    raise ConcurrencyError(str(exc)) from exc
-                raise
+            except PoolTimeout as exc:
+                raise StoreUnavailable(f"no database connection within {WRITER_WAIT} s") from exc
+            except (
+                psycopg.errors.IntegrityError,
+                psycopg.errors.SerializationFailure,
+                psycopg.errors.DeadlockDetected,
+                psycopg.errors.DivisionByZero,  # the stream was not at the expected version
+            ) as exc:
+                raise ConcurrencyError(str(exc)) from exc
             else:
-                await self._release(pg)
                 return
 
-    async def _writer(self) -> Any:
-        """A psycopg connection for the pipelined append, kept between commands.
+    async def _has_event(self, match_id: str, version: int, hash_: str) -> bool:
+        """Whether the stream holds this event (an append of unknown outcome committed)."""
+        e = t.events
+        row = await self._first(
+            sa.select(e.c.hash).where(e.c.match_id == match_id, e.c.version == version)
+        )
+        return row is not None and row.hash == hash_
 
-        The append bypasses SQLAlchemy (its transaction wrapper cost more CPU than the SQL);
-        up to ``WRITERS`` connections are kept, more writers wait for one.
+    async def _writer_pool(self) -> Any:
+        """The psycopg connections of the pipelined append (psycopg_pool), opened once.
+
+        The append bypasses SQLAlchemy (its transaction wrapper cost more CPU than the SQL).
         """
-        import psycopg
+        from psycopg_pool import AsyncConnectionPool
 
-        await self._writer_slots.acquire()
-        if self._writers:
-            return self._writers.pop()
-        try:
-            return await psycopg.AsyncConnection.connect(self._conninfo, connect_timeout=5)
-        except BaseException as exc:
-            self._writer_slots.release()
-            raise StoreUnavailable(str(exc)) from exc
-
-    async def _release(self, pg: Any, rollback: bool = False) -> None:
-        import psycopg
-
-        try:
-            if rollback and not pg.closed:
-                await pg.rollback()
-        except (psycopg.Error, OSError):
-            await self._discard(pg)
-            return
-        if pg.closed or pg.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-            await self._discard(pg)
-            return
-        self._writers.append(pg)
-        self._writer_slots.release()
-
-    async def _discard(self, pg: Any) -> None:
-        with contextlib.suppress(Exception):
-            await pg.close()
-        self._writer_slots.release()
+        async with self._writers_lock:
+            if self._writers is None:
+                pool = AsyncConnectionPool(
+                    self._conninfo,
+                    min_size=0,
+                    max_size=WRITERS,
+                    kwargs={"connect_timeout": 5, "autocommit": True},
+                    open=False,
+                    name="cuccu-writers",
+                )
+                await pool.open()
+                self._writers = pool
+            return self._writers
 
     async def close(self) -> None:
-        """Close the kept writer connections (the engine is disposed by its owner)."""
-        while self._writers:
-            pg = self._writers.pop()
-            with contextlib.suppress(Exception):
-                await pg.close()
+        """Close the writer connections (the engine is disposed by its owner)."""
+        if self._writers is not None:
+            await self._writers.close()
+            self._writers = None
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -715,22 +759,3 @@ class EventStore:
 
     async def _all(self, query: sa.Executable) -> list[sa.Row[Any]]:
         return await self._read(query)
-
-    def _connect(self) -> _Guarded:
-        return _Guarded(self.engine)
-
-
-class _Guarded:
-    """``engine.connect()`` that turns connection failures into :class:`StoreUnavailable`."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._cm = engine.connect()
-
-    async def __aenter__(self) -> AsyncConnection:
-        try:
-            return await self._cm.__aenter__()
-        except (DBAPIError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-
-    async def __aexit__(self, *exc: Any) -> None:
-        await self._cm.__aexit__(*exc)

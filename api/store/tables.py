@@ -110,7 +110,8 @@ idempotency_keys = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("key", sa.String(255), primary_key=True),
     sa.Column("fingerprint", sa.String(64), nullable=False),
-    sa.Column("status_code", sa.Integer, nullable=False),
-    sa.Column("body", sa.Text, nullable=False),
+    # the stream's version before and after the request: its answer is re-rendered from them
+    sa.Column("first_version", sa.Integer, nullable=False),
+    sa.Column("last_version", sa.Integer, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )

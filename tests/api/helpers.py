@@ -7,6 +7,8 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 
 Client = AsyncTestClient[Any]
+#: the header of a JSON body sent as raw bytes (without it a command is 415)
+JSON = {"Content-Type": "application/json"}
 
 HUMAN_VS_BOTS: dict[str, Any] = {
     "seats": [

@@ -15,6 +15,7 @@ from domain import CARDS, decode_event, fold, initial_state, view
 from tests.api.helpers import (
     BOTS_ONLY,
     HUMAN_VS_BOTS,
+    JSON,
     TWO_HUMANS,
     Client,
     assert_problem,
@@ -128,30 +129,39 @@ async def test_invalid_values_and_malformed_bodies(client: Client) -> None:
     bad_bodies: list[Any] = [
         {"seats": [{"name": "solo"}]},
         {"seats": [{"name": "a"}, {"name": "b", "kind": "bot", "bot_level": "genius"}]},
-        {"seats": [{"name": "a"}, {"name": "b", "bot_level": "basic"}]},
         {"seats": [{"name": "a"}, {"name": "b", "kind": "alien"}]},
         {"seats": [{"name": ""}, {"name": "b"}]},
         {"seats": [{"name": "a"}, {"name": "b"}], "starting_lives": 0},
         {"seats": [{"name": "a"}, {"name": "b"}], "seed": -1},
-        {"seats": [{"name": "a"}, {"name": "b"}], "first_dealer": 2},
         {"seats": [{"name": "a"}, {"name": "b"}], "surprise": True},
         {"seats": "two"},
         [],
         None,
     ]
     for body in bad_bodies:
-        resp = await client.post("/matches", content=json.dumps(body))
+        resp = await client.post("/matches", content=json.dumps(body), headers=JSON)
         assert_problem(resp, 422, "validation-error")
+    # well-formed, but not a match the rules allow: the domain's own checks say why
+    for body in (
+        {"seats": [{"name": "a"}, {"name": "b", "bot_level": "basic"}]},
+        {"seats": [{"name": "a"}, {"name": "b"}], "first_dealer": 2},
+    ):
+        resp = await client.post("/matches", json=body)
+        assert_problem(resp, 422, "invalid-config")
     for raw in (b"{", b"not json", b'{"seats": [}', b"\xff\xfe"):
-        assert_problem(await client.post("/matches", content=raw), 400, "malformed-request")
+        assert_problem(
+            await client.post("/matches", content=raw, headers=JSON), 400, "malformed-request"
+        )
     big = json.dumps({"seats": [{"name": "x" * 40}] * 200})
-    assert_problem(await client.post("/matches", content=big), 413, "body-too-large")
+    assert_problem(await client.post("/matches", content=big, headers=JSON), 413, "body-too-large")
     created = await create(client, TWO_HUMANS)
     url = f"/matches/{created['match_id']}/commands"
     t0 = bearer(created["seat_tokens"][0]["token"])
     for body in ({"type": "fold"}, {"type": "keep", "expected_version": -1}, {}, {"x": 1}):
         assert_problem(await client.post(url, json=body, headers=t0), 422, "validation-error")
-    assert_problem(await client.post(url, content=b"{", headers=t0), 400, "malformed-request")
+    assert_problem(
+        await client.post(url, content=b"{", headers={**t0, **JSON}), 400, "malformed-request"
+    )
     for query in ("limit=0", "limit=abc", "status=weird", "cursor=%%%"):
         assert_problem(await client.get(f"/matches?{query}"), 422, "validation-error")
     resp = await client.get(f"/matches/{created['match_id']}/events?after=-1")

@@ -1,4 +1,4 @@
-"""AI opponents: expert unless told otherwise, and never a table that would hold a request."""
+"""AI opponents: expert unless told otherwise, on tables of any size."""
 
 from __future__ import annotations
 
@@ -15,17 +15,27 @@ async def test_a_bot_without_a_level_is_an_expert(client: AsyncTestClient[Any]) 
     assert levels == [None, "expert", "expert", "expert"]
 
 
-async def test_large_tables_default_to_basic_and_refuse_expert(
+async def test_a_full_table_of_experts_is_accepted_and_answers_with_their_turns(
     client: AsyncTestClient[Any],
 ) -> None:
-    bots = [{"name": f"ai {i}", "kind": "bot"} for i in range(17)]
-    created = await client.post("/matches", json={"seats": bots, "starting_lives": 3})
+    # 20 seats of 5 lives: once refused (more than 48 seat-lives), now the experts think in
+    # worker processes (api.bots_pool) and a table of any size is played
+    seats = [{"name": "me"}, *({"name": f"ai {i}", "kind": "bot"} for i in range(19))]
+    created = await client.post(
+        "/matches", json={"seats": seats, "starting_lives": 5, "seed": 5, "first_dealer": 19}
+    )
     assert created.status_code == 201, created.text
-    assert {s["bot_level"] for s in created.json()["view"]["seats"]} == {"basic"}
-    experts = [{**seat, "bot_level": "expert"} for seat in bots]
-    refused = await client.post("/matches", json={"seats": experts, "starting_lives": 3})
-    assert refused.status_code == 422
-    assert "seat-lives" in refused.json()["detail"]
+    body = created.json()
+    assert {s["bot_level"] for s in body["view"]["seats"][1:]} == {"expert"}
+    mine = body["seat_tokens"][0]
+    assert mine["view"]["hand"] is not None  # the creator's own card, in the creation answer
+    assert mine["view"]["pending"]["seat"] == 0  # seat 0 plays first after dealer 19
+    headers = {"Authorization": f"Bearer {mine['token']}"}
+    played = await client.post(f"/matches/{body['match_id']}/commands", json={"type": "keep"},
+                               headers=headers)  # fmt: skip
+    assert played.status_code == 200, played.text
+    actors = [e["event"]["type"] for e in played.json()["events"]]
+    assert len(actors) > 19  # every expert answered within the same request
 
 
 async def test_an_expert_table_plays_a_bots_only_match_to_its_end(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from tests.api.helpers import TWO_HUMANS, Client, assert_problem, bearer, create
+from tests.api.helpers import JSON, TWO_HUMANS, Client, assert_problem, bearer, create
 
 CHOICES = ["keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round"]
 WRONG_STATE = {"not-your-turn", "illegal-choice", "round-in-progress", "match-over"}
@@ -31,7 +31,7 @@ async def test_deep_and_huge_json_is_refused_cleanly(client: Client) -> None:
     ]
     for raw in bodies:
         for path in (url, "/matches"):
-            resp = await client.post(path, content=raw, headers=t0)
+            resp = await client.post(path, content=raw, headers={**t0, **JSON})
             assert resp.status_code in (400, 413, 422), (raw[:40], resp.status_code, resp.text)
             assert resp.headers["content-type"].startswith("application/problem+json")
     # nothing was applied by any of them

@@ -13,7 +13,7 @@ from api.app import create_app
 from api.ratelimit import TokenBuckets
 from api.settings import Settings
 from api.store import upgrade_database
-from tests.api.helpers import TWO_HUMANS, Client, assert_problem, bearer
+from tests.api.helpers import JSON, TWO_HUMANS, Client, assert_problem, bearer
 
 
 async def sqlite_url(tmp_path: Path) -> str:
@@ -93,11 +93,15 @@ async def test_bodies_over_the_size_limit_get_413(limited: Client) -> None:
     url = f"/matches/{created['match_id']}/commands"
     t1 = bearer(created["seat_tokens"][1]["token"])  # a fresh bucket
     padded = json.dumps({"type": "keep", "pad": " " * 3000})
-    assert_problem(await limited.post(url, content=padded, headers=t1), 413, "body-too-large")
+    assert_problem(
+        await limited.post(url, content=padded, headers={**t1, **JSON}), 413, "body-too-large"
+    )
     # just under the limit is read (and judged on its values)
     near = json.dumps({"seats": [{"name": "a"}, {"name": "b"}], "x": "y" * 1900})
     assert len(near) < 2048
-    assert_problem(await limited.post("/matches", content=near), 422, "validation-error")
+    assert_problem(
+        await limited.post("/matches", content=near, headers=JSON), 422, "validation-error"
+    )
 
 
 async def test_openapi_documents_both_limits(limited: Client) -> None:

@@ -17,7 +17,7 @@ from litestar.testing import TestClient
 from api.app import create_app
 from api.settings import Settings
 from api.store import upgrade_database
-from tests.api.helpers import TWO_HUMANS
+from tests.api.helpers import JSON, TWO_HUMANS
 
 
 @pytest.fixture(scope="module")
@@ -76,9 +76,9 @@ FUZZ = settings(
 @FUZZ
 @given(body=create_like | json_values, raw=st.binary(max_size=64))
 def test_create_never_500(sync_client: TestClient[Any], body: Any, raw: bytes) -> None:
-    resp = sync_client.post("/matches", content=json.dumps(body))
+    resp = sync_client.post("/matches", content=json.dumps(body), headers=JSON)
     assert resp.status_code < 500, resp.text
-    resp = sync_client.post("/matches", content=raw)
+    resp = sync_client.post("/matches", content=raw, headers=JSON)
     assert resp.status_code < 500, resp.text
 
 
@@ -103,7 +103,9 @@ def test_commands_and_reads_never_500(
     }[auth]
     if key is not None and key.isprintable() and key.isascii():
         headers["Idempotency-Key"] = key
-    resp = sync_client.post(f"/matches/{mid}/commands", content=json.dumps(body), headers=headers)
+    resp = sync_client.post(
+        f"/matches/{mid}/commands", content=json.dumps(body), headers={**headers, **JSON}
+    )
     assert resp.status_code < 500, resp.text
     q, p = quote(query, safe="=&"), quote(query, safe="")
     for path in (f"/matches?{q}", f"/matches/{mid}/events?{q}", f"/matches/{p}"):

@@ -11,7 +11,7 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.settings import Settings
 from domain.audit import audit, parse_ndjson
-from tests.api.helpers import Client, assert_problem, bearer, create
+from tests.api.helpers import JSON, Client, assert_problem, bearer, create
 
 LOBBY: dict[str, Any] = {
     "seats": [
@@ -85,7 +85,7 @@ async def test_claims_issue_tokens_once_and_the_last_deals_round_one(client: Cli
     for bad in ({"name": ""}, {"name": "   "}, {"name": "x" * 41}, {}, {"name": "a", "x": 1}):
         resp = await client.post(f"/matches/{mid}/seats/3/claim", json=bad)
         assert_problem(resp, 422, "validation-error")
-    resp = await client.post(f"/matches/{mid}/seats/3/claim", content=b"{")
+    resp = await client.post(f"/matches/{mid}/seats/3/claim", content=b"{", headers=JSON)
     assert_problem(resp, 400, "malformed-request")
     # the last claim deals round 1 in the same transaction
     last = await claim(client, mid, 3, "Dan")

@@ -7,12 +7,21 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
+
+#: log lines that once hid real errors (issue 11): each had a cause, now fixed
+NOISE = (
+    "error ignored terminating",  # psycopg: an aborted pipeline left by an exception
+    "Task was destroyed but it is pending",  # SQLAlchemy's close of a cancelled read
+    "garbage collector is trying to clean up",  # a connection never checked back in
+    "Task exception was never retrieved",
+)
 
 
 def free_port() -> int:
@@ -53,6 +62,8 @@ class Server:
         self.viewer = viewer
         self.env = env or {}
         self.proc: subprocess.Popen[str] | None = None
+        #: everything the server printed (drained as it comes, so the pipe never fills)
+        self.output: list[str] = []
 
     def start(self, wait: bool = True) -> Server:
         env = {
@@ -75,16 +86,27 @@ class Server:
             stderr=subprocess.STDOUT,
             text=True,
         )
+        threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
         if wait:
             self.wait_healthy()
         return self
+
+    def _drain(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.output.append(line)
+
+    def noise(self) -> list[str]:
+        """The lines of known noise the server printed so far."""
+        return [line for line in list(self.output) if any(n in line for n in NOISE)]
 
     def wait_healthy(self, timeout: float = 30.0) -> None:
         assert self.proc is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                out = self.proc.stdout.read() if self.proc.stdout else ""
+                time.sleep(0.2)  # let the drain thread read the last lines
+                out = "".join(self.output)
                 raise RuntimeError(f"server exited with {self.proc.returncode}: {out}")
             try:
                 if httpx.get(self.base + "/health", timeout=1).status_code == 200:
@@ -98,8 +120,6 @@ class Server:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=10)
-        if self.proc.stdout:
-            self.proc.stdout.close()
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -109,5 +129,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
-        if self.proc is not None and self.proc.stdout:
-            self.proc.stdout.close()
+        time.sleep(0.1)  # the drain thread reads to the end of the closed pipe
+
+    def assert_quiet(self) -> None:
+        """Stop the server; fail if it printed any known noise while it ran."""
+        self.stop()
+        assert not self.noise(), "".join(self.noise()[:20])

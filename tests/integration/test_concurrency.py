@@ -159,6 +159,7 @@ def test_32_clients_on_one_match(database_url: str, servers: list[Server]) -> No
             assert r.status_code == 422, r.text
             assert r.json()["type"] == "urn:cuccu:problem:idempotency-key-reused"
     check_outcome(database_url, mid, version, ok)
+    server.assert_quiet()  # no log noise after the bursts (test_quiet_logs.py says why)
 
 
 def test_two_processes_stay_consistent_and_stream_everything(
@@ -218,3 +219,5 @@ def test_two_processes_stay_consistent_and_stream_everything(
     for name, ids in seen.items():
         assert ids and ids[-1] == version, (name, ids)
         assert ids == list(range(ids[0], version + 1)), (name, ids)
+    a.assert_quiet()
+    b.assert_quiet()

@@ -167,7 +167,9 @@ def test_refuses_to_start_on_an_out_of_date_schema(tmp_path: Any) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
     server = Server(url, migrate=False).start(wait=False)
     assert server.proc is not None
-    out, _ = server.proc.communicate(timeout=60)
+    server.proc.wait(timeout=60)
+    server.stop()  # lets the output's reader reach the end
+    out = "".join(server.output)
     assert server.proc.returncode != 0
     assert "cuccu db upgrade" in out
     done = cuccu("db", "upgrade", database_url=url)

@@ -218,7 +218,7 @@ async def test_tokens_and_idempotency_records(store: EventStore) -> None:
     match_id, state = await new_match(store, tokens={0: "f" * 64})
     assert await store.seat_for_token("f" * 64) == (match_id, 0)
     assert await store.seat_for_token("e" * 64) is None
-    record = IdempotencyRecord(match_id, 0, "key-1", "a" * 64, 200, '{"ok":true}')
+    record = IdempotencyRecord(match_id, 0, "key-1", "a" * 64, 3, state.version)
     await remember(store, state, record)
     assert await store.get_idempotency(match_id, 0, "key-1") == record
     assert await store.get_idempotency(match_id, 1, "key-1") is None
@@ -228,7 +228,7 @@ async def test_tokens_and_idempotency_records(store: EventStore) -> None:
 
 async def test_a_claimed_seats_token_is_replaced_and_never_remembered(store: EventStore) -> None:
     match_id, state = await new_match(store, tokens={0: "a" * 64, 1: "b" * 64})
-    claim = IdempotencyRecord(match_id, 1, "k", CLAIM_FINGERPRINT_PREFIX + "0" * 58, 201, "{}")
+    claim = IdempotencyRecord(match_id, 1, "k", CLAIM_FINGERPRINT_PREFIX + "0" * 58, 0, 1)
     await remember(store, state, claim)
     assert await store.seat_for_token("a" * 64) == (match_id, 0)
     assert await store.seat_for_token("b" * 64) == (match_id, 1)

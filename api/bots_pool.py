@@ -1,0 +1,65 @@
+"""Bot turns off the event loop: a pool of worker processes for the expensive tables.
+
+An expert decision searches for 10-20 ms, and a match played by bots alone runs its whole
+course in one command: on the event loop either would stall every other request of the
+process. Tables with an expert bot, and tables where no human seat has lives left (the bots
+then play to the end), run ``api.turns.advance`` in a worker process. Other tables (random and
+basic bots decide in microseconds) run it in place: a round trip to a worker would cost more
+than the turns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from api.turns import Step, advance
+from domain import MatchState, has_expert, has_live_human
+
+
+def _warm() -> None:
+    """Run in each new worker: import the bots before the first table arrives."""
+    import domain.bots  # noqa: F401
+
+
+def needs_worker(state: MatchState) -> bool:
+    """The bot turns after ``state`` may be long: an expert plays, or only bots are left."""
+    return has_expert(state) or not has_live_human(state)
+
+
+class BotPool:
+    """``workers`` processes (0: every table in place, as a library user or a test may want)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # forkserver, not fork: the API process has threads (aiosqlite, the loop's
+            # executor), and forking a process with threads may copy a held lock
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["api.turns"])
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_warm
+            )
+        return self._executor
+
+    async def advance(self, state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]]:
+        """``api.turns.advance(state, seed)``, in a worker when it may be long."""
+        if self.workers <= 0 or not needs_worker(state):
+            return advance(state, seed)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), advance, state, seed)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): start a new pool and try once more
+            self._executor = None
+            return await loop.run_in_executor(self._pool(), advance, state, seed)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None

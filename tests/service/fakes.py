@@ -1,0 +1,157 @@
+"""An in-memory store with the interface of ``api.store.EventStore`` (api.service.MatchStore).
+
+It keeps what the real store guarantees and the service relies on: one commit is all or
+nothing, a stream moves only from the version it is expected at, a match id, a token and an
+idempotency key (per match and seat) are unique, and events chain by hash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from api.store import (
+    ConcurrencyError,
+    IdempotencyRecord,
+    MatchRecord,
+    MatchSummary,
+    NewMatch,
+    Notifier,
+    StoredEvent,
+)
+from api.store.events import record_time
+from domain import Event, chain_hash, event_type, record_body
+
+
+class InMemoryStore:
+    def __init__(self) -> None:
+        self.notifier = Notifier()
+        self.matches: dict[str, MatchRecord] = {}
+        self.events: dict[str, list[StoredEvent]] = {}
+        self.tokens: dict[str, tuple[str, int]] = {}
+        self.keys: dict[tuple[str, int, str], IdempotencyRecord] = {}
+        self.commits = 0
+        self._clock = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+
+    def _now(self) -> dt.datetime:
+        self._clock += dt.timedelta(microseconds=1)  # distinct stamps keep the list ordered
+        return self._clock
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        return self.matches.get(match_id)
+
+    async def load(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        newer = [e for e in self.events.get(match_id, []) if e.version > after]
+        return newer if limit is None else newer[:limit]
+
+    async def list_matches(
+        self,
+        *,
+        status: str | None = None,
+        before: tuple[dt.datetime, str] | None = None,
+        limit: int = 20,
+        open_seats: bool | None = None,
+    ) -> list[MatchRecord]:
+        rows = sorted(self.matches.values(), key=lambda m: (m.created_at, m.id), reverse=True)
+        rows = [m for m in rows if status is None or m.status == status]
+        if open_seats is not None:
+            rows = [
+                m for m in rows if (m.status == "between_rounds" and m.rounds == 0) == open_seats
+            ]
+        if before is not None:
+            rows = [m for m in rows if (m.created_at, m.id) < before]
+        return rows[:limit]
+
+    async def seat_for_token(self, token_sha256: str) -> tuple[str, int] | None:
+        return self.tokens.get(token_sha256)
+
+    async def replace_seat_token(self, match_id: str, seat: int, token_sha256: str) -> bool:
+        old = [h for h, found in self.tokens.items() if found == (match_id, seat)]
+        if not old:
+            return False
+        del self.tokens[old[0]]
+        self.tokens[token_sha256] = (match_id, seat)
+        return True
+
+    async def get_idempotency(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
+        return self.keys.get((match_id, seat, key))
+
+    async def commit(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        prev_hash: str,
+        events: Sequence[Event],
+        summary: MatchSummary,
+        meta: Mapping[str, Any] | None = None,
+        metas: Sequence[Mapping[str, Any] | None] | None = None,
+        new_match: NewMatch | None = None,
+        idempotency: IdempotencyRecord | None = None,
+        seat_tokens: Mapping[int, str] | None = None,
+    ) -> list[StoredEvent]:
+        stamp = self._now()
+        record = self.matches.get(match_id)
+        if new_match is not None and record is not None:
+            raise ConcurrencyError(f"match {match_id} exists")
+        if new_match is None and (record is None or record.version != expected_version):
+            raise ConcurrencyError(f"match {match_id} is not at version {expected_version}")
+        tokens = dict(new_match.token_hashes if new_match else {}) | dict(seat_tokens or {})
+        if any(h in self.tokens for h in tokens.values()):
+            raise ConcurrencyError("token taken")
+        if idempotency is not None and (
+            (idempotency.match_id, idempotency.seat, idempotency.key) in self.keys
+        ):
+            raise ConcurrencyError("idempotency key taken")
+        stored: list[StoredEvent] = []
+        prev = prev_hash
+        for i, event in enumerate(events, start=expected_version + 1):
+            m = metas[i - expected_version - 1] if metas is not None else meta
+            m = dict(m) if m is not None else None
+            body = record_body(
+                match_id=match_id, version=i, event=event, meta=m, recorded_at=record_time(stamp)
+            )
+            h = chain_hash(prev, body)
+            stored.append(
+                StoredEvent(
+                    position=0,
+                    match_id=match_id,
+                    version=i,
+                    type=event_type(event),
+                    meta=m,
+                    recorded_at=stamp,
+                    prev_hash=prev,
+                    hash=h,
+                    body=body.decode("utf-8"),
+                )
+            )
+            prev = h
+        # nothing can fail from here on: the commit is applied as a whole
+        if new_match is not None:
+            record = MatchRecord(
+                id=match_id, status=summary.status, created_at=stamp, updated_at=stamp,
+                seats=new_match.seats, starting_lives=new_match.starting_lives,
+                lives=summary.lives, winner=summary.winner, rounds=summary.rounds,
+                version=summary.version, seed=new_match.seed,
+            )  # fmt: skip
+        else:
+            assert record is not None
+            record = dataclasses.replace(
+                record, status=summary.status, updated_at=stamp, lives=summary.lives,
+                winner=summary.winner, rounds=summary.rounds, version=summary.version,
+                seats=summary.seats if summary.seats is not None else record.seats,
+            )  # fmt: skip
+        self.matches[match_id] = record
+        self.events.setdefault(match_id, []).extend(stored)
+        for seat, h in tokens.items():
+            self.tokens[h] = (match_id, seat)
+        if idempotency is not None:
+            self.keys[(idempotency.match_id, idempotency.seat, idempotency.key)] = idempotency
+        self.commits += 1
+        if stored:
+            self.notifier.publish(match_id, summary.version)
+        return stored
