@@ -105,7 +105,7 @@ def start_postgres(
 
     Raises when the engine lacks the image (it is never pulled) or the container does not start.
     """
-    from testcontainers.postgres import PostgresContainer
+    from testcontainers.community.postgres import PostgresContainer
 
     client = docker_client()
     if client is None:
