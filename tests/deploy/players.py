@@ -8,8 +8,9 @@ at most once.
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import contextlib
+import io
+import json
 import threading
 import time
 import uuid
@@ -20,7 +21,8 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[2]
+from api.cli import main as cli_main
+
 REPLICA_HEADER = "x-cuccu-replica"  # set by the balancer (docker/haproxy/haproxy.cfg)
 TRANSIENT = {429, 502, 503, 504}  # answers a retry may outlive
 SEATS = [
@@ -45,7 +47,9 @@ class Player:
     token: str = ""
     view: dict[str, Any] = field(default_factory=dict)
     version: int = 0
+    created_version: int = 0
     acked: list[dict[str, Any]] = field(default_factory=list)  # 200 answers to commands
+    command_replicas: list[str] = field(default_factory=list)  # who gave each of those answers
     replicas: Counter[str] = field(default_factory=Counter)  # who answered, per the balancer
     retries: int = 0
     http: httpx.Client = field(default_factory=lambda: httpx.Client(timeout=10))
@@ -77,6 +81,7 @@ class Player:
         body = response.json()
         self.match_id, self.token = body["match_id"], body["seat_tokens"][0]["token"]
         self.view, self.version = body["view"], body["version"]
+        self.created_version = self.version
         return self
 
     @property
@@ -96,6 +101,7 @@ class Player:
         assert response.status_code == 200, (response.status_code, response.text)
         answer = response.json()
         self.acked.append(answer)
+        self.command_replicas.append(response.headers.get(REPLICA_HEADER, "direct"))
         self.view, self.version = answer["view"], answer["version"]
         return not self.over
 
@@ -114,28 +120,28 @@ class Player:
 
 def check_log(player: Player, tmp: Path) -> list[dict[str, Any]]:
     """The finished match's export, after checking that it holds every acknowledged event once
-    (versions 1..n, no gap, no duplicate) and that ``cuccu verify`` passes on it (hash chain,
-    shuffle commitments, re-execution of every decision)."""
-    import json
-
+    and nothing else (versions 1..n, no gap, no duplicate) and that ``cuccu verify`` passes on it
+    (hash chain, shuffle commitments, re-execution of every decision)."""
     text = player.export()
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
     versions = [line["version"] for line in lines]
     assert versions == list(range(1, len(lines) + 1)), "gap or duplicate in the log"
+    # The acknowledged answers account for every event after the creation, each exactly once:
+    # answer i carries the versions right after answer i-1's, and the log ends at the last one.
+    assert player.acked, "the player never got an answer"
+    previous = player.created_version
     for answer in player.acked:
+        carried = [out["version"] for out in answer["events"]]
+        assert carried == list(range(previous + 1, answer["version"] + 1)), (previous, carried)
         for out in answer["events"]:
             stored = lines[out["version"] - 1]
             assert stored["type"] == out["event"]["type"], (out, stored)
-    assert player.acked, "the player never got an answer"
-    assert lines[-1]["version"] >= player.acked[-1]["version"]
+        previous = answer["version"]
+    assert len(lines) == previous, "events in the log that no acknowledged command produced"
     path = tmp / f"{player.match_id}.ndjson"
     path.write_text(text)
-    done = subprocess.run(
-        [sys.executable, "-m", "api.cli", "verify", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    report = io.StringIO()
+    with contextlib.redirect_stdout(report), contextlib.redirect_stderr(report):
+        code = cli_main(["verify", str(path)])  # `cuccu verify FILE`, in this process
+    assert code == 0, report.getvalue()
     return lines
