@@ -81,7 +81,7 @@ if [ "$(cat "$ctx/app/.recipe" 2>/dev/null)" != "$app_recipe" ]; then
     rm -rf "$ctx/app" "$ctx/src"; mkdir -p "$ctx/app" "$ctx/src"
     "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$ctx/app" . \
         >"$OUT/pip-wheel.log" 2>&1 || { tail -n 30 "$OUT/pip-wheel.log" >&2; exit 1; }
-    rm -rf build/lib build/bdist.* ./*.egg-info
+    rm -rf build/lib build/bdist.*  # setuptools builds in the tree
     # The source tree too, laid out as the official Dockerfile lays out /app (the viewer runs
     # `streamlit run viewer/app.py` from there).
     tar -c --exclude=__pycache__ "${sources[@]}" | tar -x -C "$ctx/src"
