@@ -1,12 +1,14 @@
 # Two commands for a fresh machine:
 #   make run   - serve the API (embedded SQLite by default; PostgreSQL when CUCCU_DATABASE_URL is set)
 #   make test  - lint, type-check and run the whole test suite
+# and, for containers without an image registry (docs/DEPLOY.md):
+#   make images - the local images cuccu/{debian,postgres,service,haproxy} (root, Docker engine)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMPS := .stamps
 
-.PHONY: run test lint typecheck pytest venv venv-dev clean locales
+.PHONY: run test lint typecheck pytest venv venv-dev clean locales images
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +50,10 @@ test: lint pytest
 # (the .mo files are committed; tests/viewer/test_catalogs.py fails when one is stale)
 locales: $(STAMPS)/runtime
 	$(BIN)/pybabel compile --domain viewer --directory viewer/locales --use-fuzzy
+
+# debootstrap + docker import, a wheelhouse from pip wheel, docker build; cached (a rerun: seconds)
+images: $(STAMPS)/runtime
+	PYTHON=$(BIN)/python bash docker/build-images.sh
 
 clean:
 	rm -rf $(VENV) $(STAMPS) .pytest_cache .mypy_cache .ruff_cache

@@ -1,13 +1,14 @@
 """Shared fixtures: real databases only (SQLite in a temp dir, PostgreSQL on a real server).
 
 PostgreSQL comes from, in this order:
-1. testcontainers, when a Docker engine answers within 2 s;
+1. testcontainers, when a Docker engine answers within 2 s and holds the local PostgreSQL image
+   (``make images`` builds ``cuccu/postgres:local``; it is never pulled);
 2. the URL in ``CUCCU_TEST_DATABASE_URL``;
 3. the local server at ``postgresql://postgres@127.0.0.1:5432/postgres``.
 
-Each test run creates its own databases on that server and drops them at the end.
-Where no server is reachable the PostgreSQL tests are skipped, except under ``CI=true``,
-where that is a failure.
+The run's summary says which one it used, and why testcontainers was not. Each test run creates
+its own databases on that server and drops them at the end. Where no server is reachable the
+PostgreSQL tests are skipped, except under ``CI=true``, where that is a failure.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import pytest
 from sqlalchemy.engine import URL, make_url
 
 from api.store.db import admin_connection
+from tests.containers import POSTGRES_IMAGE, PostgresInContainer, docker_answers, start_postgres
 from tests.integration.server import Server
 
 LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -32,21 +34,6 @@ HOW_TO = (
     "CUCCU_TEST_DATABASE_URL=postgresql://user:pass@host:5432/postgres (a role that may "
     "CREATE DATABASE), or run a local server on 127.0.0.1:5432 for user postgres."
 )
-
-
-def _docker_answers() -> bool:
-    try:
-        import docker  # type: ignore[import-untyped]
-    except ImportError:
-        return False
-    try:
-        client = docker.from_env(timeout=2)
-        try:
-            return bool(client.ping())
-        finally:
-            client.close()
-    except Exception:
-        return False
 
 
 def _connect(url: URL) -> Any:
@@ -58,6 +45,7 @@ class PgServer:
     """A reachable PostgreSQL server on which this run may create databases."""
 
     admin_url: URL
+    source: str = "server"  # "testcontainers", "CUCCU_TEST_DATABASE_URL" or "local server"
     prefix: str = field(default_factory=lambda: f"cuccu_test_{uuid.uuid4().hex[:10]}")
     created: list[str] = field(default_factory=list)
 
@@ -90,34 +78,52 @@ def _reachable(url: URL) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer]:
-    container: Any = None
-    candidates: list[str] = []
-    if _docker_answers():
-        try:
-            from testcontainers.postgres import PostgresContainer
+#: which PostgreSQL this run used, for the summary line (pytest_terminal_summary)
+PG_CHOICE: list[str] = []
 
-            container = PostgresContainer("postgres:16-alpine", driver=None)
-            container.start()
-            candidates.append(container.get_connection_url())
-        except Exception:
-            container = None
+
+def _postgres_candidates() -> tuple[PostgresInContainer | None, list[tuple[str, str]], str]:
+    """The container (if one started), the (source, url) candidates in order, and why
+    testcontainers was not used (empty when it was)."""
+    container: PostgresInContainer | None = None
+    candidates: list[tuple[str, str]] = []
+    why_not = ""
+    if not docker_answers():
+        why_not = "no Docker engine answers"
+    else:
+        try:
+            container = start_postgres(POSTGRES_IMAGE)
+            candidates.append(("testcontainers", container.url))
+        except Exception as exc:  # no image, or it would not start: fall back, never fail
+            why_not = f"{POSTGRES_IMAGE} unavailable ({type(exc).__name__}: {exc})"[:300]
     env_url = os.environ.get("CUCCU_TEST_DATABASE_URL")
     if env_url:
-        candidates.append(env_url)
-    candidates.append(LOCAL_PG)
+        candidates.append(("CUCCU_TEST_DATABASE_URL", env_url))
+    candidates.append(("local server", LOCAL_PG))
+    return container, candidates, why_not
 
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    container, candidates, why_not = _postgres_candidates()
     server: PgServer | None = None
-    for raw in candidates:
+    for source, raw in candidates:
         url = make_url(raw)
         if _reachable(url):
-            server = PgServer(admin_url=url)
+            server = PgServer(admin_url=url, source=source)
             break
     if server is None:
+        PG_CHOICE.append("none reachable")
+        if container is not None:
+            container.stop()
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("CI=true but no PostgreSQL is reachable. " + HOW_TO)
         pytest.skip(HOW_TO)
+    where = f"{server.admin_url.host}:{server.admin_url.port}"
+    if server.source == "testcontainers":
+        PG_CHOICE.append(f"testcontainers ({POSTGRES_IMAGE}) on {where}")
+    else:
+        PG_CHOICE.append(f"{server.source} on {where}; testcontainers not used: {why_not}")
     try:
         yield server
     finally:
@@ -126,6 +132,11 @@ def pg_server() -> Iterator[PgServer]:
                 server.drop_database(server.url_for(name))
         if container is not None:
             container.stop()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for choice in PG_CHOICE:
+        terminalreporter.write_line(f"PostgreSQL for the tests: {choice}")
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,9 @@
-"""compose.yaml and the Dockerfile stay consistent with the app's settings and CLI."""
+"""compose*.yaml, the Dockerfiles and the balancer's configuration stay consistent with the app's
+settings and CLI (static checks: no Docker engine needed)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,10 +19,24 @@ from api.settings import DEFAULT_PORT, ENV_VARS, normalize_database_url
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((ROOT / name).read_text())
+    return data
+
+
 @pytest.fixture(scope="module")
 def compose() -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    return data
+    return _load("compose.yaml")
+
+
+def _published(ports: list[str]) -> list[tuple[str, int, int]]:
+    """(address, host port, container port) of each mapping, with ${VAR:-default} at default."""
+    out = []
+    for spec in ports:
+        plain = re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", spec)
+        address, host, container = plain.split(":")
+        out.append((address, int(host), int(container)))
+    return out
 
 
 def _env(service: dict[str, Any]) -> dict[str, str]:
@@ -54,14 +70,14 @@ def test_commands_are_real_cli_commands(compose: dict[str, Any]) -> None:
     args = parser.parse_args(api[1:])
     assert args.command == "run" and args.no_migrate  # the migrate service did it
     port = args.port
-    assert f"{port}:{port}" in compose["services"]["api"]["ports"]
+    assert _published(compose["services"]["api"]["ports"]) == [("127.0.0.1", port, port)]
     assert port == DEFAULT_PORT
     assert _env(compose["services"]["api"])["CUCCU_PORT"] == str(port)
     assert str(port) in " ".join(compose["services"]["api"]["healthcheck"]["test"])
     viewer = compose["services"]["viewer"]["command"]
     assert viewer[:2] == ["streamlit", "run"]
-    vport = viewer[viewer.index("--server.port") + 1]
-    assert f"{vport}:{vport}" in compose["services"]["viewer"]["ports"]
+    vport = int(viewer[viewer.index("--server.port") + 1])
+    assert _published(compose["services"]["viewer"]["ports"]) == [("127.0.0.1", vport, vport)]
 
 
 def test_variables_are_ones_the_app_reads(compose: dict[str, Any]) -> None:
@@ -87,12 +103,42 @@ def test_dockerfile_copies_what_the_package_needs() -> None:
     assert "pip install -r requirements.txt" in text
 
 
-def test_docker_compose_config_validates() -> None:
+def test_local_override_changes_only_images(compose: dict[str, Any]) -> None:
+    local = _load("compose.local.yaml")["services"]
+    assert set(local) == set(compose["services"])
+    for name, service in local.items():
+        assert set(service) == {"image"}, name
+        assert service["image"].startswith("cuccu/") and service["image"].endswith(":local")
+    assert local["db"]["image"] == "cuccu/postgres:local"
+    assert (ROOT / "docker/postgres/Dockerfile").is_file()
+
+
+def test_scaled_stack_matches_the_single_one(compose: dict[str, Any]) -> None:
+    scaled = _load("compose.scale.yaml")["services"]
+    single = compose["services"]
+    assert scaled["db"]["environment"] == single["db"]["environment"]
+    assert scaled["db"]["healthcheck"] == single["db"]["healthcheck"]
+    for name in ("migrate", "api"):
+        assert scaled[name]["command"] == single[name]["command"], name
+    assert "ports" not in scaled["api"]  # replicas are reached through the balancer only
+    assert scaled["api"]["deploy"]["replicas"] >= 2
+    assert _published(scaled["lb"]["ports"]) == [("127.0.0.1", DEFAULT_PORT, DEFAULT_PORT)]
+    cfg = (ROOT / "docker/haproxy/haproxy.cfg").read_text()
+    assert f"server-template replica 8 api:{DEFAULT_PORT}" in cfg
+    assert f"bind :{DEFAULT_PORT}" in cfg
+    assert "option httpchk GET /ready" in cfg
+
+
+@pytest.mark.parametrize(
+    "files", [["compose.yaml"], ["compose.yaml", "compose.local.yaml"], ["compose.scale.yaml"]]
+)
+def test_docker_compose_config_validates(files: list[str]) -> None:
     exe = shutil.which("docker-compose")
     if exe is None:
         pytest.skip("docker-compose is not installed (CI installs Debian's package)")
+    args = [arg for f in files for arg in ("-f", str(ROOT / f))]
     done = subprocess.run(
-        [exe, "-f", str(ROOT / "compose.yaml"), "config", "-q"],
+        [exe, *args, "config", "-q"],
         capture_output=True,
         text=True,
         timeout=60,
