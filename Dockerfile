@@ -16,6 +16,8 @@ COPY domain ./domain
 COPY api ./api
 COPY viewer ./viewer
 COPY migrations ./migrations
+# the viewer's Rules page reads the rules text from docs/rules
+COPY docs/rules ./docs/rules
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 cuccu \
     && chown cuccu /app

@@ -100,6 +100,9 @@ def test_dockerfile_copies_what_the_package_needs() -> None:
     text = (ROOT / "Dockerfile").read_text()
     for path in ("requirements.txt", "domain", "api", "viewer", "migrations", "alembic.ini"):
         assert path in text
+    # the viewer's Rules page reads its text from docs/rules, in both images
+    assert "COPY docs/rules ./docs/rules" in text
+    assert "docs/rules" in (ROOT / "docker/build-images.sh").read_text()
     assert "pip install -r requirements.txt" in text
 
 
