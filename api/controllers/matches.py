@@ -195,7 +195,7 @@ class MatchController(Controller):
             "last claim deals round 1."
         ),
         status_code=201,
-        responses=responses(400, 413, 422, 503),
+        responses=responses(400, 413, 415, 422, 503),
     )
     async def create(
         self,
@@ -289,7 +289,7 @@ class MatchController(Controller):
             "same response without a second effect; the same key with another body is 422."
         ),
         status_code=200,
-        responses=responses(400, 401, 403, 404, 409, 413, 422, 503),
+        responses=responses(400, 401, 403, 404, 409, 413, 415, 422, 503),
         security=BEARER,
     )
     async def command(
@@ -351,7 +351,7 @@ class MatchController(Controller):
         ),
         status_code=201,
         response_description="The claimed seat's token (shown only here) and its view",
-        responses=responses(400, 404, 409, 413, 422, 503),
+        responses=responses(400, 404, 409, 413, 415, 422, 503),
     )
     async def claim(
         self,
