@@ -276,8 +276,13 @@ class _Chips:
                 raise CheckFailed(v, f"v{v}: seat {seat} pays an ante where {due} ante is due")
             self.antes.pop(0)
         elif reason == "ceremony":
-            if not self.owed or self.owed[0][0] != seat:
+            if not self.owed:
                 raise CheckFailed(v, f"v{v}: seat {seat} pays a claim it does not owe")
+            payer, claimer = self.owed[0]
+            if payer != seat:
+                raise CheckFailed(
+                    v, f"v{v}: seat {payer} never paid seat {claimer}'s claim (seat {seat} pays)"
+                )
             self.owed.pop(0)
 
     def _paid(self, e: ChipsPaid, v: int) -> None:
