@@ -2,9 +2,9 @@
 
 - ``replay``: the decisions read off the log (the creation, every shuffle with the order and
   salt it recorded, every round start and every seat's choice) re-executed through ``apply``
-  reproduce exactly the recorded events. A seat's choice is not named by one event (a refusal
-  and a trade may start alike), so each choice ``pending`` offers is tried and the one whose
-  events are the recorded ones is taken;
+  reproduce exactly the recorded events. Each choice ``pending`` offers a seat is tried and the
+  one whose events are the recorded ones is taken, so no second table of which event each
+  choice begins with can drift from the rules;
 - ``decks``: every deck opens to the commitment published when it was shuffled, in sequence,
   the first holding the 42 cards, and every deck of a finished game is opened (C27,
   ``fairness.deck_problems``); a deck recorded with its order and salt must match its
