@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from api.cli import main
@@ -115,6 +117,23 @@ def test_a_genuine_bot_game_audits_clean(
     assert report.winners == ended.winners
     assert report.rounds == sum(isinstance(e, RoundStarted) for e in log)
     assert report.match_id == MATCH and report.final_version == len(log)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    seats=st.integers(2, 12),
+    powers=st.booleans(),
+    chips=st.integers(1, 8),
+    max_sets=st.one_of(st.none(), st.integers(1, 3)),
+)
+def test_every_bot_game_exported_re_executes_to_its_log(
+    seed: int, seats: int, powers: bool, chips: int, max_sets: int | None
+) -> None:
+    """Hypothesis over tables: 2–12 seats, powers on and off, few chips, capped or not."""
+    log = bot_game(seed, seats, powers, chips, max_sets)
+    report = audit(parse_export(to_ndjson(chain(log))).records)
+    assert report.ok, render(report)
 
 
 def test_a_cucco21_export_is_read_as_cucco21_events() -> None:
