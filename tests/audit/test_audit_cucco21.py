@@ -148,6 +148,21 @@ def test_a_cucco21_export_is_read_as_cucco21_events() -> None:
         CUCCO21.read_event("round_started", 2, bytes(started.data))  # a version from the future
 
 
+def test_an_old_schema_version_is_upcast_on_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cucco 21 events evolve as Cuccù's do: a type at schema 2 lifts its version-1 records."""
+
+    def upcast_v1_v2(data: dict[str, object]) -> dict[str, object]:
+        # the imagined version 1 called the ante "stake"
+        return {**data, "reason": "ante" if data["reason"] == "stake" else data["reason"]}
+
+    monkeypatch.setattr(ChipsPaid, "schema_version", 2, raising=False)
+    monkeypatch.setattr(ChipsPaid, "upcast_v1_v2", staticmethod(upcast_v1_v2), raising=False)
+    old = b'{"amount":1,"reason":"stake","seat":2,"to":"box"}'
+    assert CUCCO21.read_event("chips_paid", 1, old) == ChipsPaid(2, 1, "box", "ante")
+    with pytest.raises(UnknownEvent):
+        CUCCO21.read_event("chips_paid", 3, old)
+
+
 def test_a_truncated_game_is_incomplete_and_says_so() -> None:
     log = list(rich_game())
     report = audit(chain(log[:-1]))
