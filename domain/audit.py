@@ -107,9 +107,6 @@ class AuditInputError(ValueError):
         self.message = message
 
 
-_Fail = CheckFailed
-
-
 # --- reading and writing records -----------------------------------------------------------
 
 
@@ -352,13 +349,13 @@ def to_ndjson(records: Iterable[AuditRecord]) -> str:
 def _run(name: CheckName, body: Callable[[], int]) -> CheckResult:
     try:
         checked = body()
-    except _Fail as failure:
+    except CheckFailed as failure:
         return CheckResult(name, False, 0, failure.version, failure.detail)
     return CheckResult(name, True, checked)
 
 
 def _held(record: AuditRecord, game: Game) -> tuple[int, Any]:
-    """The version and event a record's bytes hold (:class:`_Fail` if they hold none)."""
+    """The version and event a record's bytes hold (:class:`CheckFailed` if they hold none)."""
     v = record.version
     try:
         if record.envelope == RECORD_ENVELOPE:
@@ -366,7 +363,7 @@ def _held(record: AuditRecord, game: Game) -> tuple[int, Any]:
             return stored.version, _read(game, stored)
         return v, legacy_event(record.body)
     except (BadRecord, UnknownEvent, msgspec.ValidationError, msgspec.DecodeError) as error:
-        raise _Fail(v, f"v{v}'s record cannot be read: {error}") from None
+        raise CheckFailed(v, f"v{v}'s record cannot be read: {error}") from None
 
 
 def _check_chain(game: Game, records: Sequence[AuditRecord]) -> int:
@@ -378,33 +375,33 @@ def _check_chain(game: Game, records: Sequence[AuditRecord]) -> int:
             found = f"v{record.version} is found where v{expected} belongs"
             if record.version > expected and all(r.version != expected for r in records):
                 found = f"v{expected} is missing: " + found
-            raise _Fail(expected, found)
+            raise CheckFailed(expected, found)
         if record.prev_hash != prev:
-            raise _Fail(
+            raise CheckFailed(
                 expected, f"v{expected} does not chain onto the hash of the event before it"
             )
         if record.type is not None and record.type != event_type(record.event):
-            raise _Fail(
+            raise CheckFailed(
                 expected,
                 f"v{expected} is labelled {record.type} but holds {event_type(record.event)}",
             )
         if chain_hash(prev, record.body) != record.hash:
-            raise _Fail(
+            raise CheckFailed(
                 expected, f"v{expected}'s hash does not match its record: the event was altered"
             )
         if record.envelope == RECORD_ENVELOPE:
             seen_current = True
             if not is_canonical(record.body):
-                raise _Fail(expected, f"v{expected}'s record is not in canonical form")
+                raise CheckFailed(expected, f"v{expected}'s record is not in canonical form")
         elif seen_current:
-            raise _Fail(expected, f"v{expected} is a legacy record after current ones")
+            raise CheckFailed(expected, f"v{expected} is a legacy record after current ones")
         version, event = _held(record, game)
         if version != expected or event != record.event:
-            raise _Fail(
+            raise CheckFailed(
                 expected, f"v{expected} differs from the record its hash covers: it was altered"
             )
         if record.match_id != match_id:
-            raise _Fail(
+            raise CheckFailed(
                 expected, f"v{expected} belongs to match {record.match_id}, v1 to {match_id}"
             )
         prev = record.hash
@@ -414,12 +411,12 @@ def _check_chain(game: Game, records: Sequence[AuditRecord]) -> int:
 def _check_complete(game: Game, records: Sequence[AuditRecord]) -> int:
     spec: GameAudit = game.audit
     if not records:
-        raise _Fail(1, "the log is empty")
+        raise CheckFailed(1, "the log is empty")
     first, last = records[0], records[-1]
     if event_type(first.event) != game.created_event:
-        raise _Fail(first.version, f"the log does not start with the {spec.noun}'s creation")
+        raise CheckFailed(first.version, f"the log does not start with the {spec.noun}'s creation")
     if event_type(last.event) != spec.final_event:
-        raise _Fail(last.version + 1, f"the log stops at v{last.version} {spec.unfinished}")
+        raise CheckFailed(last.version + 1, f"the log stops at v{last.version} {spec.unfinished}")
     return len(records)
 
 

@@ -49,8 +49,6 @@ from domain.evolve import evolve
 from domain.fairness import commitment
 from domain.state import MatchState, RoundState, initial_state
 
-_Fail = CheckFailed
-
 
 def _short(event: Event) -> str:
     return encode_event(event).decode("utf-8")
@@ -72,29 +70,31 @@ def _check_commitments(records: Sequence[AuditRecord]) -> int:
         if isinstance(event, RoundStarted):
             if event.pack is not None and event.salt is not None:
                 if _bad_pack(event.pack):
-                    raise _Fail(
+                    raise CheckFailed(
                         v, f"round {event.round} is dealt from a pack that is not the 40 cards"
                     )
                 if _opening(event.salt, event.pack) != event.commitment:
-                    raise _Fail(
+                    raise CheckFailed(
                         v, f"round {event.round}'s commitment does not match its pack and salt"
                     )
             opened[event.round] = (v, event)
         elif isinstance(event, RoundEnded):
             start = opened.pop(event.round, None)
             if start is None:
-                raise _Fail(v, f"round {event.round} ends but never started")
+                raise CheckFailed(v, f"round {event.round} ends but never started")
             started_at, started = start
             if _bad_pack(event.pack):
-                raise _Fail(v, f"round {event.round} reveals a pack that is not the 40 cards")
+                raise CheckFailed(v, f"round {event.round} reveals a pack that is not the 40 cards")
             if _opening(event.salt, event.pack) != started.commitment:
-                raise _Fail(
+                raise CheckFailed(
                     v,
                     f"round {event.round}: the salt and pack revealed here do not match the "
                     f"commitment published at v{started_at}",
                 )
             if started.pack is not None and started.pack != event.pack:
-                raise _Fail(v, f"round {event.round} reveals another pack than it was dealt from")
+                raise CheckFailed(
+                    v, f"round {event.round} reveals another pack than it was dealt from"
+                )
             rounds += 1
     return rounds
 
@@ -112,7 +112,7 @@ def _command_for(event: Event, version: int) -> Command | None:
     if isinstance(event, RoundStarted):
         pack, salt = event.pack, event.salt
         if pack is None or salt is None:
-            raise _Fail(version, f"v{version} is redacted: the audit needs the complete log")
+            raise CheckFailed(version, f"v{version} is redacted: the audit needs the complete log")
         return StartRound(pack, salt)
     choice: Choice | None = None
     if isinstance(event, Kept | DealerKept):
@@ -137,7 +137,7 @@ def _check_replay(records: Sequence[AuditRecord]) -> int:
         record = records[index]
         command = _command_for(record.event, record.version)
         if command is None:
-            raise _Fail(
+            raise CheckFailed(
                 record.version,
                 f"v{record.version} ({event_type(record.event)}) is not a decision, and the "
                 "events before it do not produce it",
@@ -145,22 +145,22 @@ def _check_replay(records: Sequence[AuditRecord]) -> int:
         try:
             state, produced = apply(state, command)
         except DomainError as error:
-            raise _Fail(
+            raise CheckFailed(
                 record.version, f"v{record.version} is not allowed: {error.message}"
             ) from None
         except Exception as error:  # a log the rules cannot even follow
-            raise _Fail(
+            raise CheckFailed(
                 record.version, f"v{record.version} cannot be replayed: {error!r}"
             ) from None
         for offset, want in enumerate(produced):
             if index + offset >= len(records):
-                raise _Fail(
+                raise CheckFailed(
                     records[-1].version + 1,
                     f"the log stops at v{records[-1].version}, the rules go on with {_short(want)}",
                 )
             got = records[index + offset]
             if got.event != want:
-                raise _Fail(
+                raise CheckFailed(
                     got.version,
                     f"v{got.version} records {_short(got.event)}; the rules produce {_short(want)}",
                 )
@@ -189,10 +189,12 @@ def _check_places(rnd: RoundState, version: int) -> None:
         unknown = sorted(set(places) - CARD_SET)
         if unknown:
             parts.append("not in the pack: " + ", ".join(unknown))
-        raise _Fail(version, f"after v{version} cards are " + "; ".join(parts or ["miscounted"]))
+        raise CheckFailed(
+            version, f"after v{version} cards are " + "; ".join(parts or ["miscounted"])
+        )
     for seat, card in enumerate(rnd.hands):
         if card is not None and seat not in rnd.participants:
-            raise _Fail(
+            raise CheckFailed(
                 version, f"after v{version} seat {seat} holds a card but is not in the round"
             )
 
@@ -201,7 +203,7 @@ def _conserve(state: MatchState, record: AuditRecord) -> MatchState:
     event, version = record.event, record.version
     rnd = state.round
     if isinstance(event, CardRevealed) and rnd is not None and rnd.hands[event.seat] != event.card:
-        raise _Fail(
+        raise CheckFailed(
             version,
             f"v{version} shows seat {event.seat} with {event.card}, "
             f"but it holds {rnd.hands[event.seat]}",
@@ -209,7 +211,7 @@ def _conserve(state: MatchState, record: AuditRecord) -> MatchState:
     if isinstance(event, RoundScored) and rnd is not None:
         held = tuple(rnd.hands[s] for s in event.live)
         if held != event.cards:
-            raise _Fail(
+            raise CheckFailed(
                 version,
                 f"v{version} shows cards {list(event.cards)}, but the live seats hold {list(held)}",
             )
@@ -224,11 +226,11 @@ def _check_conservation(records: Sequence[AuditRecord]) -> int:
     for record in records:
         try:
             state = _conserve(state, record)
-        except _Fail:
+        except CheckFailed:
             raise
         except Exception as error:  # an event that cannot happen where it stands
             v = record.version
-            raise _Fail(v, f"v{v} cannot be applied to the match: {error!r}") from None
+            raise CheckFailed(v, f"v{v} cannot be applied to the match: {error!r}") from None
     return len(records)
 
 
@@ -253,12 +255,12 @@ class _Lives:
     def step(self, records: Sequence[AuditRecord], i: int) -> None:
         event, v = records[i].event, records[i].version
         if self.won is not None:
-            raise _Fail(v, f"v{v} follows the end of the match")
+            raise CheckFailed(v, f"v{v} follows the end of the match")
         if not self.lives and not isinstance(event, MatchCreated):
-            raise _Fail(v, f"v{v} comes before the match was created")
+            raise CheckFailed(v, f"v{v} comes before the match was created")
         if isinstance(event, MatchCreated):
             if self.lives:
-                raise _Fail(v, f"v{v} creates the match a second time")
+                raise CheckFailed(v, f"v{v} creates the match a second time")
             self.start = event.starting_lives
             self.lives = [event.starting_lives] * len(event.seats)
             self.next_dealer = event.first_dealer
@@ -270,26 +272,30 @@ class _Lives:
             self._life_lost(records, i)
         elif isinstance(event, SeatEliminated):
             if self.lives[event.seat] != 0 or event.seat in self.eliminated:
-                raise _Fail(
+                raise CheckFailed(
                     v,
                     f"v{v} eliminates seat {event.seat}, which has "
                     f"{self.lives[event.seat]} lives and was not in play to lose them",
                 )
             if self.round_start[event.seat] == 0:
-                raise _Fail(v, f"v{v} eliminates seat {event.seat}, already out before the round")
+                raise CheckFailed(
+                    v, f"v{v} eliminates seat {event.seat}, already out before the round"
+                )
             self.eliminated.add(event.seat)
         elif isinstance(event, RoundScored):
             self._round_scored(event, v)
         elif isinstance(event, LivesReset):
             if any(self.lives) or event.lives != self.start:
-                raise _Fail(v, f"v{v} resets lives to {event.lives} while lives are {self.lives}")
+                raise CheckFailed(
+                    v, f"v{v} resets lives to {event.lives} while lives are {self.lives}"
+                )
             self.lives = [self.start] * len(self.lives)
         elif isinstance(event, RoundEnded):
             self._round_ended(event, v)
         elif isinstance(event, MatchWon):
             alive = [s for s, n in enumerate(self.lives) if n > 0]
             if alive != [event.winner]:
-                raise _Fail(
+                raise CheckFailed(
                     v, f"v{v} names seat {event.winner} the winner, but lives are {self.lives}"
                 )
             self.won = event.winner
@@ -297,12 +303,14 @@ class _Lives:
     def _round_started(self, e: RoundStarted, v: int) -> None:
         n = len(self.lives)
         if e.dealer != self.next_dealer:
-            raise _Fail(v, f"v{v}: seat {e.dealer} deals, but seat {self.next_dealer} was due to")
+            raise CheckFailed(
+                v, f"v{v}: seat {e.dealer} deals, but seat {self.next_dealer} was due to"
+            )
         expected = tuple(
             s for s in ((e.dealer + k) % n for k in range(1, n + 1)) if self.lives[s] > 0
         )
         if e.participants != expected:
-            raise _Fail(
+            raise CheckFailed(
                 v,
                 f"v{v}: the round is played by {list(e.participants)}, "
                 f"but seats with lives in turn order are {list(expected)}",
@@ -322,7 +330,7 @@ class _Lives:
         assert isinstance(e, LifeLost)
         before = self.lives[e.seat]
         if e.lives_after != max(0, before - 1) or e.lives_after > self.start:
-            raise _Fail(v, f"v{v}: seat {e.seat} had {before} lives, not {e.lives_after + 1}")
+            raise CheckFailed(v, f"v{v}: seat {e.seat} had {before} lives, not {e.lives_after + 1}")
         if e.reason in ("hunter", "cat"):
             refused = records[i - 1].event if i >= 2 else None
             shown = records[i - 2].event if i >= 2 else None
@@ -334,19 +342,25 @@ class _Lives:
                 or self.scored is not None
                 or before == 0
             ):
-                raise _Fail(v, f"v{v}: seat {e.seat} loses a life to a {e.reason} it never met")
+                raise CheckFailed(
+                    v, f"v{v}: seat {e.seat} loses a life to a {e.reason} it never met"
+                )
         else:
             scored = self.scored
             loser = e.on_behalf_of if e.reason == "inn_pledge" else e.seat
             if scored is None or loser is None or loser not in scored.losers or loser in self.paid:
-                raise _Fail(v, f"v{v}: seat {e.seat} loses a life at scoring without losing it")
+                raise CheckFailed(
+                    v, f"v{v}: seat {e.seat} loses a life at scoring without losing it"
+                )
             card = scored.cards[scored.live.index(loser)]
             pledged = {k for r, k in self.pledges if r == loser and self.scored_lives[k] > 0}
             owes = rank(card) == "zero" and bool(pledged)
             if e.reason == "inn_pledge" and (not owes or e.seat not in pledged):
-                raise _Fail(v, f"v{v}: seat {e.seat} pays for seat {loser} without a valid pledge")
+                raise CheckFailed(
+                    v, f"v{v}: seat {e.seat} pays for seat {loser} without a valid pledge"
+                )
             if e.reason == "scoring" and owes:
-                raise _Fail(
+                raise CheckFailed(
                     v, f"v{v}: seat {loser} loses with a zero its innkeeper pledged to pay for"
                 )
             self.paid.append(loser)
@@ -358,7 +372,7 @@ class _Lives:
         live = tuple(sorted(s for s in self.participants if self.lives[s] > 0))
         dead = tuple(sorted(s for s in self.participants if self.lives[s] == 0))
         if e.live != live or e.dead != dead:
-            raise _Fail(
+            raise CheckFailed(
                 v,
                 f"v{v} scores live seats {list(e.live)} and dead {list(e.dead)}; "
                 f"the lives say {list(live)} and {list(dead)}",
@@ -366,9 +380,9 @@ class _Lives:
         try:
             lowest = tuple(e.live[k] for k in losers(e.cards))
         except (KeyError, IndexError, ValueError):
-            raise _Fail(v, f"v{v} scores cards that are not in the pack") from None
+            raise CheckFailed(v, f"v{v} scores cards that are not in the pack") from None
         if lowest != e.losers:
-            raise _Fail(
+            raise CheckFailed(
                 v, f"v{v} names losers {list(e.losers)}; the cards make {list(lowest)} lose"
             )
         self.scored = e
@@ -377,9 +391,9 @@ class _Lives:
     def _round_ended(self, e: RoundEnded, v: int) -> None:
         scored = self.scored
         if scored is None or sorted(self.paid) != sorted(scored.losers):
-            raise _Fail(v, f"v{v} ends the round before every loser lost a life")
+            raise CheckFailed(v, f"v{v} ends the round before every loser lost a life")
         if self.zeroed != self.eliminated:
-            raise _Fail(
+            raise CheckFailed(
                 v,
                 f"v{v}: seats {sorted(self.zeroed)} reached zero lives but "
                 f"{sorted(self.eliminated)} were eliminated",
@@ -392,7 +406,9 @@ class _Lives:
                 s for s in ((self.dealer + k) % n for k in range(1, n + 1)) if self.lives[s] > 0
             )
         if e.next_dealer != due:
-            raise _Fail(v, f"v{v} names seat {e.next_dealer} the next dealer; seat {due} is due")
+            raise CheckFailed(
+                v, f"v{v} names seat {e.next_dealer} the next dealer; seat {due} is due"
+            )
         self.next_dealer = e.next_dealer
         self.scored = None
 
@@ -402,11 +418,11 @@ def _check_lives(records: Sequence[AuditRecord]) -> int:
     for i in range(len(records)):
         try:
             ledger.step(records, i)
-        except _Fail:
+        except CheckFailed:
             raise
         except Exception as error:  # seats out of range and the like
             v = records[i].version
-            raise _Fail(v, f"v{v} does not fit the match: {error!r}") from None
+            raise CheckFailed(v, f"v{v} does not fit the match: {error!r}") from None
     return len(records)
 
 
