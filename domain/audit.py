@@ -1,42 +1,38 @@
 """Audit a complete match from its event log alone (used by the viewer and ``cuccu verify``).
 
-Five independent checks, each reporting pass or fail with the first offending event:
+Any game's log: the first record names the game (``domain.games.of_first_event``), and the
+report runs the generic checks around that game's own (``Game.audit``, a
+:class:`~domain.audit_record.GameAudit`):
 
-- ``hash_chain``: versions run 1, 2, …; each record chains onto the previous hash (the first
-  onto ``GENESIS_HASH``), its hash is ``chain_hash(prev_hash, record bytes)``, its bytes are
-  canonical (envelope 2) and hold the event the other checks read, and every record names the
-  same match (``domain.envelope``);
-- ``commitments``: every round's published commitment equals ``commitment(salt, pack)`` for
-  the salt and pack revealed when the round ends;
-- ``replay``: the decisions read off the log (creation, round starts with their revealed pack,
-  every keep / exchange / inn choice) re-executed through ``apply`` reproduce exactly the
-  recorded events;
-- ``conservation``: after every event each of the 40 cards is in exactly one place (the pack,
-  a hand or the discard), and every card shown (reveals, scoring) is the one its seat holds;
-- ``lives``: every life loss, elimination, reset, scoring result, dealer change and the win
-  agree with the lives counted from the log.
+- ``hash_chain`` (every game): versions run 1, 2, …; each record chains onto the previous hash
+  (the first onto ``GENESIS_HASH``), its hash is ``chain_hash(prev_hash, record bytes)``, its
+  bytes are canonical (envelope 2) and hold the event the other checks read, and every record
+  names the same match (``domain.envelope``);
+- the game's checks. Cuccù (``domain.games.cuccu.audit``): ``commitments``, ``replay``,
+  ``conservation``, ``lives``. Cucco 21 (``domain.games.cucco21.audit``): ``replay``,
+  ``decks``, ``chips``, ``cards``;
+- ``complete`` (every game): the log is a whole finished match (starts with its creation, ends
+  with the game's final event).
 
-A sixth, ``complete``, says whether the log is a whole finished match (starts with its
-creation, ends with its winner). The checks never stop at the first failing check: a tampered
-log shows every check that notices, each at the first event where it does.
+The checks never stop at the first failing check: a tampered log shows every check that
+notices, each at the first event where it does.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import typing
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import msgspec
 
-from domain.cards import CARD_SET, rank
-from domain.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
-from domain.decide import apply, losers
+from domain.audit_record import AuditRecord, CheckFailed, GameAudit
 from domain.envelope import (
     LEGACY_ENVELOPE,
     RECORD_ENVELOPE,
     BadRecord,
+    Record,
     chain_hash,
     export_line,
     is_canonical,
@@ -45,36 +41,13 @@ from domain.envelope import (
     parse_body,
     record_body,
 )
-from domain.errors import DomainError
-from domain.events import (
-    CardRevealed,
-    DealerKept,
-    Event,
-    ExchangeRefused,
-    ExchangeRequested,
-    InnChoiceMade,
-    InnResponded,
-    Kept,
-    LifeLost,
-    LivesReset,
-    MatchCreated,
-    MatchWon,
-    PackExchanged,
-    PledgeMade,
-    RoundEnded,
-    RoundScored,
-    RoundStarted,
-    SeatClaimed,
-    SeatEliminated,
-    UnknownEvent,
-    encode_event,
-    event_type,
-)
-from domain.evolve import evolve
-from domain.fairness import GENESIS_HASH, commitment
-from domain.state import MatchState, RoundState, initial_state
+from domain.events import UnknownEvent, event_type
+from domain.fairness import GENESIS_HASH
+from domain.games import CUCCU, GAMES, Game, of_first_event
 
-CheckName = Literal["hash_chain", "commitments", "replay", "conservation", "lives", "complete"]
+#: a check's report name: ``hash_chain``, ``complete``, or one of a game's (``GameCheck.name``)
+CheckName = str
+#: Cuccù's report, in order (each game's is ``game_checks``)
 CHECKS: Final[tuple[CheckName, ...]] = (
     "hash_chain",
     "commitments",
@@ -84,34 +57,7 @@ CHECKS: Final[tuple[CheckName, ...]] = (
     "complete",
 )
 
-
-class AuditRecord(msgspec.Struct, frozen=True):
-    """One stored event as exported: its version, the event, its record bytes and its hashes.
-
-    ``body`` is the record exactly as hashed (``domain.envelope``); ``event`` is what the
-    checks read, and must be the event ``body`` holds (the hash-chain check makes sure).
-    """
-
-    version: int
-    event: Event
-    prev_hash: str
-    hash: str
-    body: bytes
-    envelope: int = RECORD_ENVELOPE
-    #: envelope 1 only: what the record bytes do not cover (match_id, version, meta, time)
-    context: dict[str, Any] | None = None
-    type: str | None = None  # the ``type`` label of a line exported before revision 0002
-
-    @property
-    def match_id(self) -> str | None:
-        """The match the record belongs to (hashed in envelope 2, a bare label in 1)."""
-        if self.envelope == RECORD_ENVELOPE:
-            try:
-                return parse_body(self.body).match_id
-            except BadRecord:
-                return None
-        label = (self.context or {}).get("match_id")
-        return label if isinstance(label, str) else None
+__all__ = ["AuditRecord", "CheckFailed"]
 
 
 class CheckResult(msgspec.Struct, frozen=True):
@@ -135,6 +81,10 @@ class AuditReport(msgspec.Struct, frozen=True):
     final_hash: str | None = None
     #: 1 when any record is of the legacy envelope (its match id and metadata are not hashed)
     envelope: int = RECORD_ENVELOPE
+    #: the game the log belongs to (``domain.games``), and every winner (Cucco 21 may have
+    #: several; ``winner`` is set only when there is exactly one)
+    game: str = CUCCU.name
+    winners: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -155,13 +105,6 @@ class AuditInputError(ValueError):
         super().__init__(f"line {line}: {message}")
         self.line = line
         self.message = message
-
-
-class _Fail(Exception):
-    def __init__(self, version: int, detail: str) -> None:
-        super().__init__(detail)
-        self.version = version
-        self.detail = detail
 
 
 # --- reading and writing records -----------------------------------------------------------
@@ -202,7 +145,17 @@ _record_line: Final = msgspec.json.Decoder(_RecordLine)
 _seal_line: Final = msgspec.json.Decoder(_SealLine)
 
 
-def _from_record_line(raw: bytes, line: int) -> AuditRecord:
+class _Pending(msgspec.Struct, frozen=True):
+    """An envelope-2 line read, its event not yet decoded (that needs the match's game)."""
+
+    line: int
+    record: Record
+    prev_hash: str
+    hash: str
+    body: bytes
+
+
+def _from_record_line(raw: bytes, line: int) -> AuditRecord | _Pending:
     try:
         obj = _record_line.decode(raw)
     except msgspec.DecodeError as error:
@@ -210,8 +163,7 @@ def _from_record_line(raw: bytes, line: int) -> AuditRecord:
     body = bytes(obj.record)
     try:
         if obj.legacy is None:
-            record = parse_body(body)
-            return AuditRecord(record.version, record.event, obj.prev_hash, obj.hash, body)
+            return _Pending(line, parse_body(body), obj.prev_hash, obj.hash, body)
         version = obj.legacy.get("version")
         if not isinstance(version, int):
             raise AuditInputError(line, "a legacy record needs its version under 'legacy'")
@@ -221,6 +173,50 @@ def _from_record_line(raw: bytes, line: int) -> AuditRecord:
         )  # fmt: skip
     except (BadRecord, UnknownEvent, msgspec.ValidationError) as error:
         raise AuditInputError(line, f"not a valid record: {error}") from None
+
+
+def _read(game: Game, record: Record) -> Any:
+    """The event an envelope-2 record holds, read as an event of ``game``."""
+    return game.read_event(record.type, record.schema, bytes(record.data))
+
+
+def _reads_all(game: Game, records: Sequence[Record]) -> bool:
+    try:
+        for record in records:
+            _read(game, record)
+    except (UnknownEvent, msgspec.ValidationError, msgspec.DecodeError):
+        return False
+    return True
+
+
+def game_of_records(records: Sequence[Record]) -> Game:
+    """The game a log's records belong to: the one its first event opens
+    (``domain.games.of_first_event``). A log that does not start with a creation (a
+    truncated or tampered one) is read as the first game that can read every record, so the
+    audit can say what is wrong with it; Cuccù when none can."""
+    if records:
+        try:
+            return of_first_event(records[0].type)
+        except KeyError:
+            pass
+    return next((g for g in GAMES.values() if _reads_all(g, records)), CUCCU)
+
+
+def _decoded(items: Sequence[AuditRecord | _Pending]) -> list[AuditRecord]:
+    pending = [item for item in items if isinstance(item, _Pending)]
+    game = game_of_records([item.record for item in pending])
+    records: list[AuditRecord] = []
+    for item in items:
+        if isinstance(item, AuditRecord):
+            records.append(item)
+            continue
+        try:
+            event = _read(game, item.record)
+        except (UnknownEvent, msgspec.ValidationError, msgspec.DecodeError) as error:
+            raise AuditInputError(item.line, f"not a valid record: {error}") from None
+        version = item.record.version
+        records.append(AuditRecord(version, event, item.prev_hash, item.hash, item.body))
+    return records
 
 
 def parse_record(obj: Any, line: int = 0) -> AuditRecord:
@@ -273,7 +269,7 @@ def parse_export(text: str | bytes) -> Export:
     """
     if isinstance(text, str):
         text = text.encode("utf-8")
-    records: list[AuditRecord] = []
+    records: list[AuditRecord | _Pending] = []
     seal: SealClaim | None = None
     keys: tuple[dict[str, Any], ...] = ()
     for number, line in enumerate(text.splitlines(), start=1):
@@ -295,7 +291,7 @@ def parse_export(text: str | bytes) -> Export:
             seal, keys = sealed.seal, tuple(sealed.keys)
         else:
             records.append(parse_record(obj, number))
-    return Export(records, seal, keys)
+    return Export(_decoded(records), seal, keys)
 
 
 def parse_ndjson(text: str | bytes) -> list[AuditRecord]:
@@ -308,7 +304,7 @@ UNRECORDED: Final = "1970-01-01T00:00:00.000000Z"
 
 
 def chain(
-    events: Iterable[Event],
+    events: Iterable[Any],
     *,
     match_id: str = "00000000-0000-0000-0000-000000000000",
     metas: Sequence[dict[str, Any] | None] | None = None,
@@ -353,28 +349,24 @@ def to_ndjson(records: Iterable[AuditRecord]) -> str:
 def _run(name: CheckName, body: Callable[[], int]) -> CheckResult:
     try:
         checked = body()
-    except _Fail as failure:
+    except CheckFailed as failure:
         return CheckResult(name, False, 0, failure.version, failure.detail)
     return CheckResult(name, True, checked)
 
 
-def _short(event: Event) -> str:
-    return encode_event(event).decode("utf-8")
-
-
-def _held(record: AuditRecord) -> tuple[int, Event]:
-    """The version and event a record's bytes hold (:class:`_Fail` if they hold none)."""
+def _held(record: AuditRecord, game: Game) -> tuple[int, Any]:
+    """The version and event a record's bytes hold (:class:`CheckFailed` if they hold none)."""
     v = record.version
     try:
         if record.envelope == RECORD_ENVELOPE:
             stored = parse_body(record.body)
-            return stored.version, stored.event
+            return stored.version, _read(game, stored)
         return v, legacy_event(record.body)
-    except (BadRecord, UnknownEvent, msgspec.ValidationError) as error:
-        raise _Fail(v, f"v{v}'s record cannot be read: {error}") from None
+    except (BadRecord, UnknownEvent, msgspec.ValidationError, msgspec.DecodeError) as error:
+        raise CheckFailed(v, f"v{v}'s record cannot be read: {error}") from None
 
 
-def _check_chain(records: Sequence[AuditRecord]) -> int:
+def _check_chain(game: Game, records: Sequence[AuditRecord]) -> int:
     prev = GENESIS_HASH
     match_id = records[0].match_id if records else None
     seen_current = False
@@ -383,455 +375,129 @@ def _check_chain(records: Sequence[AuditRecord]) -> int:
             found = f"v{record.version} is found where v{expected} belongs"
             if record.version > expected and all(r.version != expected for r in records):
                 found = f"v{expected} is missing: " + found
-            raise _Fail(expected, found)
+            raise CheckFailed(expected, found)
         if record.prev_hash != prev:
-            raise _Fail(
+            raise CheckFailed(
                 expected, f"v{expected} does not chain onto the hash of the event before it"
             )
         if record.type is not None and record.type != event_type(record.event):
-            raise _Fail(
+            raise CheckFailed(
                 expected,
                 f"v{expected} is labelled {record.type} but holds {event_type(record.event)}",
             )
         if chain_hash(prev, record.body) != record.hash:
-            raise _Fail(
+            raise CheckFailed(
                 expected, f"v{expected}'s hash does not match its record: the event was altered"
             )
         if record.envelope == RECORD_ENVELOPE:
             seen_current = True
             if not is_canonical(record.body):
-                raise _Fail(expected, f"v{expected}'s record is not in canonical form")
+                raise CheckFailed(expected, f"v{expected}'s record is not in canonical form")
         elif seen_current:
-            raise _Fail(expected, f"v{expected} is a legacy record after current ones")
-        version, event = _held(record)
+            raise CheckFailed(expected, f"v{expected} is a legacy record after current ones")
+        version, event = _held(record, game)
         if version != expected or event != record.event:
-            raise _Fail(
+            raise CheckFailed(
                 expected, f"v{expected} differs from the record its hash covers: it was altered"
             )
         if record.match_id != match_id:
-            raise _Fail(
+            raise CheckFailed(
                 expected, f"v{expected} belongs to match {record.match_id}, v1 to {match_id}"
             )
         prev = record.hash
     return len(records)
 
 
-def _opening(salt: str, pack: tuple[str, ...]) -> str | None:
-    """``commitment(salt, pack)``, or None for a salt that is not hex."""
-    try:
-        return commitment(salt, pack)
-    except ValueError:
-        return None
-
-
-def _check_commitments(records: Sequence[AuditRecord]) -> int:
-    opened: dict[int, tuple[int, RoundStarted]] = {}  # round number -> (version, start)
-    rounds = 0
-    for record in records:
-        event, v = record.event, record.version
-        if isinstance(event, RoundStarted):
-            if event.pack is not None and event.salt is not None:
-                if _bad_pack(event.pack):
-                    raise _Fail(
-                        v, f"round {event.round} is dealt from a pack that is not the 40 cards"
-                    )
-                if _opening(event.salt, event.pack) != event.commitment:
-                    raise _Fail(
-                        v, f"round {event.round}'s commitment does not match its pack and salt"
-                    )
-            opened[event.round] = (v, event)
-        elif isinstance(event, RoundEnded):
-            start = opened.pop(event.round, None)
-            if start is None:
-                raise _Fail(v, f"round {event.round} ends but never started")
-            started_at, started = start
-            if _bad_pack(event.pack):
-                raise _Fail(v, f"round {event.round} reveals a pack that is not the 40 cards")
-            if _opening(event.salt, event.pack) != started.commitment:
-                raise _Fail(
-                    v,
-                    f"round {event.round}: the salt and pack revealed here do not match the "
-                    f"commitment published at v{started_at}",
-                )
-            if started.pack is not None and started.pack != event.pack:
-                raise _Fail(v, f"round {event.round} reveals another pack than it was dealt from")
-            rounds += 1
-    return rounds
-
-
-def _bad_pack(pack: tuple[str, ...]) -> bool:
-    return len(pack) != len(CARD_SET) or set(pack) != CARD_SET
-
-
-def _command_for(event: Event, version: int) -> Command | None:
-    """The command whose first event is ``event``, read off the log; None if none could be."""
-    if isinstance(event, MatchCreated):
-        return CreateMatch(event.seats, event.starting_lives, event.first_dealer)
-    if isinstance(event, SeatClaimed):
-        return ClaimSeat(event.seat, event.name)
-    if isinstance(event, RoundStarted):
-        pack, salt = event.pack, event.salt
-        if pack is None or salt is None:
-            raise _Fail(version, f"v{version} is redacted: the audit needs the complete log")
-        return StartRound(pack, salt)
-    choice: Choice | None = None
-    if isinstance(event, Kept | DealerKept):
-        choice = "keep"
-    elif isinstance(event, ExchangeRequested) or (
-        isinstance(event, PackExchanged) and event.end == "bottom"
-    ):
-        choice = "exchange"
-    elif isinstance(event, InnChoiceMade):
-        choice = "inn_keep" if event.choice == "keep" else "inn_ask_pay"
-    elif isinstance(event, InnResponded):
-        choice = "inn_accept" if event.response == "accept" else "inn_refuse"
-    if choice is None:
-        return None
-    return Choose(event.seat, choice)  # type: ignore[union-attr]
-
-
-def _check_replay(records: Sequence[AuditRecord]) -> int:
-    state = initial_state()
-    index, commands = 0, 0
-    while index < len(records):
-        record = records[index]
-        command = _command_for(record.event, record.version)
-        if command is None:
-            raise _Fail(
-                record.version,
-                f"v{record.version} ({event_type(record.event)}) is not a decision, and the "
-                "events before it do not produce it",
-            )
-        try:
-            state, produced = apply(state, command)
-        except DomainError as error:
-            raise _Fail(
-                record.version, f"v{record.version} is not allowed: {error.message}"
-            ) from None
-        except Exception as error:  # a log the rules cannot even follow
-            raise _Fail(
-                record.version, f"v{record.version} cannot be replayed: {error!r}"
-            ) from None
-        for offset, want in enumerate(produced):
-            if index + offset >= len(records):
-                raise _Fail(
-                    records[-1].version + 1,
-                    f"the log stops at v{records[-1].version}, the rules go on with {_short(want)}",
-                )
-            got = records[index + offset]
-            if got.event != want:
-                raise _Fail(
-                    got.version,
-                    f"v{got.version} records {_short(got.event)}; the rules produce {_short(want)}",
-                )
-        index += len(produced)
-        commands += 1
-    return commands
-
-
-def _where_cards_are(rnd: RoundState) -> list[str | None]:
-    places: list[str | None] = list(rnd.pack[rnd.top : rnd.bottom + 1])
-    places.extend(rnd.hands)
-    places.extend(rnd.discard)
-    return places
-
-
-def _check_places(rnd: RoundState, version: int) -> None:
-    places = [card for card in _where_cards_are(rnd) if card is not None]
-    if len(places) != len(CARD_SET) or set(places) != CARD_SET:
-        twice = sorted(card for card, count in Counter(places).items() if count > 1)
-        missing = sorted(CARD_SET - set(places))
-        parts = []
-        if twice:
-            parts.append("in two places: " + ", ".join(twice))
-        if missing:
-            parts.append("nowhere: " + ", ".join(missing))
-        unknown = sorted(set(places) - CARD_SET)
-        if unknown:
-            parts.append("not in the pack: " + ", ".join(unknown))
-        raise _Fail(version, f"after v{version} cards are " + "; ".join(parts or ["miscounted"]))
-    for seat, card in enumerate(rnd.hands):
-        if card is not None and seat not in rnd.participants:
-            raise _Fail(
-                version, f"after v{version} seat {seat} holds a card but is not in the round"
-            )
-
-
-def _conserve(state: MatchState, record: AuditRecord) -> MatchState:
-    event, version = record.event, record.version
-    rnd = state.round
-    if isinstance(event, CardRevealed) and rnd is not None and rnd.hands[event.seat] != event.card:
-        raise _Fail(
-            version,
-            f"v{version} shows seat {event.seat} with {event.card}, "
-            f"but it holds {rnd.hands[event.seat]}",
-        )
-    if isinstance(event, RoundScored) and rnd is not None:
-        held = tuple(rnd.hands[s] for s in event.live)
-        if held != event.cards:
-            raise _Fail(
-                version,
-                f"v{version} shows cards {list(event.cards)}, but the live seats hold {list(held)}",
-            )
-    state = evolve(state, event)
-    if state.round is not None:
-        _check_places(state.round, version)
-    return state
-
-
-def _check_conservation(records: Sequence[AuditRecord]) -> int:
-    state = initial_state()
-    for record in records:
-        try:
-            state = _conserve(state, record)
-        except _Fail:
-            raise
-        except Exception as error:  # an event that cannot happen where it stands
-            v = record.version
-            raise _Fail(v, f"v{v} cannot be applied to the match: {error!r}") from None
-    return len(records)
-
-
-class _Lives:
-    """The lives ledger, counted from the log alone."""
-
-    def __init__(self) -> None:
-        self.lives: list[int] = []
-        self.start = 0
-        self.next_dealer: int | None = None
-        self.round_start: list[int] = []
-        self.participants: tuple[int, ...] = ()
-        self.eliminated: set[int] = set()
-        self.zeroed: set[int] = set()  # seats whose lives reached zero this round
-        self.scored: RoundScored | None = None
-        self.paid: list[int] = []  # losers whose scoring loss was recorded
-        self.pledges: set[tuple[int, int]] = set()  # (requester, innkeeper)
-        self.dealer = 0
-        self.won: int | None = None
-        self.scored_lives: list[int] = []
-
-    def step(self, records: Sequence[AuditRecord], i: int) -> None:
-        event, v = records[i].event, records[i].version
-        if self.won is not None:
-            raise _Fail(v, f"v{v} follows the end of the match")
-        if not self.lives and not isinstance(event, MatchCreated):
-            raise _Fail(v, f"v{v} comes before the match was created")
-        if isinstance(event, MatchCreated):
-            if self.lives:
-                raise _Fail(v, f"v{v} creates the match a second time")
-            self.start = event.starting_lives
-            self.lives = [event.starting_lives] * len(event.seats)
-            self.next_dealer = event.first_dealer
-        elif isinstance(event, RoundStarted):
-            self._round_started(event, v)
-        elif isinstance(event, PledgeMade):
-            self.pledges.add((event.requester, event.innkeeper))
-        elif isinstance(event, LifeLost):
-            self._life_lost(records, i)
-        elif isinstance(event, SeatEliminated):
-            if self.lives[event.seat] != 0 or event.seat in self.eliminated:
-                raise _Fail(
-                    v,
-                    f"v{v} eliminates seat {event.seat}, which has "
-                    f"{self.lives[event.seat]} lives and was not in play to lose them",
-                )
-            if self.round_start[event.seat] == 0:
-                raise _Fail(v, f"v{v} eliminates seat {event.seat}, already out before the round")
-            self.eliminated.add(event.seat)
-        elif isinstance(event, RoundScored):
-            self._round_scored(event, v)
-        elif isinstance(event, LivesReset):
-            if any(self.lives) or event.lives != self.start:
-                raise _Fail(v, f"v{v} resets lives to {event.lives} while lives are {self.lives}")
-            self.lives = [self.start] * len(self.lives)
-        elif isinstance(event, RoundEnded):
-            self._round_ended(event, v)
-        elif isinstance(event, MatchWon):
-            alive = [s for s, n in enumerate(self.lives) if n > 0]
-            if alive != [event.winner]:
-                raise _Fail(
-                    v, f"v{v} names seat {event.winner} the winner, but lives are {self.lives}"
-                )
-            self.won = event.winner
-
-    def _round_started(self, e: RoundStarted, v: int) -> None:
-        n = len(self.lives)
-        if e.dealer != self.next_dealer:
-            raise _Fail(v, f"v{v}: seat {e.dealer} deals, but seat {self.next_dealer} was due to")
-        expected = tuple(
-            s for s in ((e.dealer + k) % n for k in range(1, n + 1)) if self.lives[s] > 0
-        )
-        if e.participants != expected:
-            raise _Fail(
-                v,
-                f"v{v}: the round is played by {list(e.participants)}, "
-                f"but seats with lives in turn order are {list(expected)}",
-            )
-        self.round_start = list(self.lives)
-        self.participants = e.participants
-        self.eliminated = set()
-        self.zeroed = set()
-        self.scored = None
-        self.paid = []
-        self.pledges = set()
-        self.dealer = e.dealer
-        self.next_dealer = None
-
-    def _life_lost(self, records: Sequence[AuditRecord], i: int) -> None:
-        e, v = records[i].event, records[i].version
-        assert isinstance(e, LifeLost)
-        before = self.lives[e.seat]
-        if e.lives_after != max(0, before - 1) or e.lives_after > self.start:
-            raise _Fail(v, f"v{v}: seat {e.seat} had {before} lives, not {e.lives_after + 1}")
-        if e.reason in ("hunter", "cat"):
-            refused = records[i - 1].event if i >= 2 else None
-            shown = records[i - 2].event if i >= 2 else None
-            if (
-                not isinstance(refused, ExchangeRefused)
-                or refused.requester != e.seat
-                or not isinstance(shown, CardRevealed)
-                or rank(shown.card) != e.reason
-                or self.scored is not None
-                or before == 0
-            ):
-                raise _Fail(v, f"v{v}: seat {e.seat} loses a life to a {e.reason} it never met")
-        else:
-            scored = self.scored
-            loser = e.on_behalf_of if e.reason == "inn_pledge" else e.seat
-            if scored is None or loser is None or loser not in scored.losers or loser in self.paid:
-                raise _Fail(v, f"v{v}: seat {e.seat} loses a life at scoring without losing it")
-            card = scored.cards[scored.live.index(loser)]
-            pledged = {k for r, k in self.pledges if r == loser and self.scored_lives[k] > 0}
-            owes = rank(card) == "zero" and bool(pledged)
-            if e.reason == "inn_pledge" and (not owes or e.seat not in pledged):
-                raise _Fail(v, f"v{v}: seat {e.seat} pays for seat {loser} without a valid pledge")
-            if e.reason == "scoring" and owes:
-                raise _Fail(
-                    v, f"v{v}: seat {loser} loses with a zero its innkeeper pledged to pay for"
-                )
-            self.paid.append(loser)
-        if before > 0 and e.lives_after == 0:
-            self.zeroed.add(e.seat)
-        self.lives[e.seat] = e.lives_after
-
-    def _round_scored(self, e: RoundScored, v: int) -> None:
-        live = tuple(sorted(s for s in self.participants if self.lives[s] > 0))
-        dead = tuple(sorted(s for s in self.participants if self.lives[s] == 0))
-        if e.live != live or e.dead != dead:
-            raise _Fail(
-                v,
-                f"v{v} scores live seats {list(e.live)} and dead {list(e.dead)}; "
-                f"the lives say {list(live)} and {list(dead)}",
-            )
-        try:
-            lowest = tuple(e.live[k] for k in losers(e.cards))
-        except (KeyError, IndexError, ValueError):
-            raise _Fail(v, f"v{v} scores cards that are not in the pack") from None
-        if lowest != e.losers:
-            raise _Fail(
-                v, f"v{v} names losers {list(e.losers)}; the cards make {list(lowest)} lose"
-            )
-        self.scored = e
-        self.scored_lives = list(self.lives)
-
-    def _round_ended(self, e: RoundEnded, v: int) -> None:
-        scored = self.scored
-        if scored is None or sorted(self.paid) != sorted(scored.losers):
-            raise _Fail(v, f"v{v} ends the round before every loser lost a life")
-        if self.zeroed != self.eliminated:
-            raise _Fail(
-                v,
-                f"v{v}: seats {sorted(self.zeroed)} reached zero lives but "
-                f"{sorted(self.eliminated)} were eliminated",
-            )
-        alive = [s for s, n in enumerate(self.lives) if n > 0]
-        n = len(self.lives)
-        due = None
-        if len(alive) != 1:
-            due = next(
-                s for s in ((self.dealer + k) % n for k in range(1, n + 1)) if self.lives[s] > 0
-            )
-        if e.next_dealer != due:
-            raise _Fail(v, f"v{v} names seat {e.next_dealer} the next dealer; seat {due} is due")
-        self.next_dealer = e.next_dealer
-        self.scored = None
-
-
-def _check_lives(records: Sequence[AuditRecord]) -> int:
-    ledger = _Lives()
-    for i in range(len(records)):
-        try:
-            ledger.step(records, i)
-        except _Fail:
-            raise
-        except Exception as error:  # seats out of range and the like
-            v = records[i].version
-            raise _Fail(v, f"v{v} does not fit the match: {error!r}") from None
-    return len(records)
-
-
-def _check_complete(records: Sequence[AuditRecord]) -> int:
+def _check_complete(game: Game, records: Sequence[AuditRecord]) -> int:
+    spec: GameAudit = game.audit
     if not records:
-        raise _Fail(1, "the log is empty")
+        raise CheckFailed(1, "the log is empty")
     first, last = records[0], records[-1]
-    if not isinstance(first.event, MatchCreated):
-        raise _Fail(first.version, "the log does not start with the match's creation")
-    if not isinstance(last.event, MatchWon):
-        raise _Fail(last.version + 1, f"the log stops at v{last.version} before the match is won")
+    if event_type(first.event) != game.created_event:
+        raise CheckFailed(first.version, f"the log does not start with the {spec.noun}'s creation")
+    if event_type(last.event) != spec.final_event:
+        raise CheckFailed(last.version + 1, f"the log stops at v{last.version} {spec.unfinished}")
     return len(records)
+
+
+def _game_of_classes() -> dict[type, Game]:
+    return {cls: game for game in GAMES.values() for cls in typing.get_args(game.event_type)}
+
+
+_GAME_OF_CLASS: Final = _game_of_classes()
+
+
+def game_of(records: Sequence[AuditRecord]) -> Game:
+    """The game of a log: the game its first event belongs to (Cuccù for an empty log)."""
+    if not records:
+        return CUCCU
+    first = records[0].event
+    try:
+        game = of_first_event(event_type(first))
+        if isinstance(first, game.event_type):
+            return game
+    except KeyError:
+        pass
+    return _GAME_OF_CLASS.get(type(first), CUCCU)
+
+
+def game_checks(game: Game) -> tuple[CheckName, ...]:
+    """The names of the checks a report on ``game`` holds, in order."""
+    spec: GameAudit = game.audit
+    return ("hash_chain", *(check.name for check in spec.checks), "complete")
 
 
 def audit(records: Sequence[AuditRecord]) -> AuditReport:
     """Run every check on a complete log; see the module docstring."""
-    bodies: dict[CheckName, Callable[[Sequence[AuditRecord]], int]] = {
-        "hash_chain": _check_chain,
-        "commitments": _check_commitments,
-        "replay": _check_replay,
-        "conservation": _check_conservation,
-        "lives": _check_lives,
-        "complete": _check_complete,
-    }
-    checks = tuple(_run(name, partial(body, records)) for name, body in bodies.items())
-    ends = [r.event for r in records if isinstance(r.event, RoundEnded)]
-    winner = next((r.event.winner for r in records if isinstance(r.event, MatchWon)), None)
+    game = game_of(records)
+    spec: GameAudit = game.audit
+    bodies: list[tuple[CheckName, Callable[[Sequence[AuditRecord]], int]]] = [
+        ("hash_chain", partial(_check_chain, game)),
+        *((check.name, check.run) for check in spec.checks),
+        ("complete", partial(_check_complete, game)),
+    ]
+    checks = tuple(_run(name, partial(body, records)) for name, body in bodies)
+    rounds, winners = spec.summary([r.event for r in records])
     last = records[-1] if records else None
     return AuditReport(
         events=len(records),
-        rounds=len(ends),
-        winner=winner,
+        rounds=rounds,
+        winner=winners[0] if len(winners) == 1 else None,
         checks=checks,
         match_id=records[0].match_id if records else None,
         final_version=last.version if last is not None else 0,
         final_hash=last.hash if last is not None else None,
         envelope=min((r.envelope for r in records), default=RECORD_ENVELOPE),
+        game=game.name,
+        winners=winners,
     )
 
 
-def audit_events(events: Iterable[Event]) -> AuditReport:
+def audit_events(events: Iterable[Any]) -> AuditReport:
     """Audit bare events, chained here (only useful when the hashes are not in question)."""
     return audit(chain(events))
 
 
 _TITLES: Final[dict[CheckName, str]] = {
     "hash_chain": "hash chain",
-    "commitments": "shuffle commitments",
-    "replay": "re-execution of the decisions",
-    "conservation": "card conservation",
-    "lives": "lives bookkeeping",
     "complete": "complete match",
+    **{check.name: check.title for game in GAMES.values() for check in game.audit.checks},
 }
 
 
 def title(name: CheckName) -> str:
-    return _TITLES[name]
+    return _TITLES.get(name, name)
+
+
+def _outcome(report: AuditReport) -> str:
+    if len(report.winners) > 1:
+        return "won by seats " + ", ".join(str(s) for s in report.winners)
+    return f"won by seat {report.winner}" if report.winner is not None else "no winner"
 
 
 def render(report: AuditReport) -> str:
     """The report as plain text, one line a check (for ``cuccu verify``)."""
-    lines = [
-        f"{report.events} events, {report.rounds} rounds, "
-        + (f"won by seat {report.winner}" if report.winner is not None else "no winner")
-    ]
+    lines = [f"{report.events} events, {report.rounds} rounds, " + _outcome(report)]
     for check in report.checks:
         if check.ok:
             lines.append(f"PASS {title(check.name)} ({check.checked} checked)")

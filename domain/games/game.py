@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from domain.audit_record import GameAudit
+
 
 @dataclass(frozen=True)
 class Game:
@@ -43,3 +45,8 @@ class Game:
     decode_events: Callable[[bytes | str], list[Any]]
     #: the tag of an event (``"card_dealt"``)
     event_name: Callable[[Any], str]
+    #: a stored record's event: its ``type``, ``schema`` version and ``data`` JSON, upcast to
+    #: today's version (``domain.envelope``); event type tags are unique within a game only
+    read_event: Callable[[str, int, bytes], Any]
+    #: the game's own audit checks and what the generic ones need of it (``domain.audit``)
+    audit: GameAudit

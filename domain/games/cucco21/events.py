@@ -2,15 +2,21 @@
 
 Fields that carry a card some seats may not see are ``str | None``: the stored event always
 holds the card; ``views.redact`` blanks it for whoever may not see it (§9).
+
+Events evolve as Cuccù's do (``domain.events``): each type has a ``schema_version`` stored with
+every record; a type whose fields change bumps it to n + 1 and gains a static
+``upcast_vn_vn1(data) -> data``, and :func:`event_from_json` lifts old records on read.
 """
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from collections.abc import Callable
+from typing import Any, ClassVar, Final, Literal
 
 import msgspec
 
 from domain.commands import SeatSpec
+from domain.events import UnknownEvent
 from domain.games.cucco21.config import RoundCard
 
 PayReason = Literal["ante", "penalty", "ceremony"]
@@ -21,7 +27,8 @@ DeathReason = Literal["clown", "cat", "scoring"]
 class _Event(
     msgspec.Struct, frozen=True, tag_field="type", tag=True, omit_defaults=False, gc=False
 ):
-    pass
+    #: the version of this type's data layout; see the module docstring
+    schema_version: ClassVar[int] = 1
 
 
 def _snake(name: str) -> str:
@@ -237,3 +244,35 @@ def decode_event(data: bytes | str) -> Event:
 
 def decode_events(data: bytes | str) -> list[Event]:
     return _list_decoder.decode(data)
+
+
+#: each event class by its tag (the stored ``type``)
+EVENT_CLASSES: Final[dict[str, type[_Event]]] = {
+    str(cls.__struct_config__.tag): cls for cls in EVENT_TYPES
+}
+_data_decoders: Final[dict[str, msgspec.json.Decoder[Any]]] = {
+    tag: msgspec.json.Decoder(cls) for tag, cls in EVENT_CLASSES.items()
+}
+
+
+def event_from_json(type_: str, schema: int, data: bytes | str) -> Event:
+    """The event a record stores as ``type_`` at ``schema`` with ``data`` (its fields' JSON),
+    upcast to today's version. :class:`UnknownEvent` (every game's reader raises it) for a
+    type or version this code does not know; ``msgspec.ValidationError`` for data that does
+    not fit the type."""
+    cls = EVENT_CLASSES.get(type_)
+    if cls is None:
+        raise UnknownEvent(f"unknown Cucco 21 event type {type_!r}")
+    if schema == cls.schema_version:
+        return _data_decoders[type_].decode(data)  # type: ignore[no-any-return]
+    if not 1 <= schema <= cls.schema_version:
+        raise UnknownEvent(
+            f"{type_} schema version {schema}: this code reads versions 1 to {cls.schema_version}"
+        )
+    fields: dict[str, Any] = msgspec.json.decode(data)
+    for version in range(schema, cls.schema_version):
+        step: Callable[[dict[str, Any]], dict[str, Any]] = getattr(
+            cls, f"upcast_v{version}_v{version + 1}"
+        )
+        fields = step(dict(fields))
+    return msgspec.convert(fields, cls)  # type: ignore[return-value]

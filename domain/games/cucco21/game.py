@@ -6,6 +6,7 @@ Everything here is a plain reference to the package's modules; nothing is decide
 from __future__ import annotations
 
 from domain.games.cucco21 import commands, decide, events, evolve, pending, state, views
+from domain.games.cucco21.audit import AUDIT
 from domain.games.game import Game
 
 GAME = Game(
@@ -25,4 +26,6 @@ GAME = Game(
     encode_event=events.encode_event,
     decode_events=events.decode_events,
     event_name=events.event_type,
+    read_event=events.event_from_json,
+    audit=AUDIT,
 )

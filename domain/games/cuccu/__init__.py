@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from domain.commands import Command
 from domain.decide import apply, decide
-from domain.events import Event, decode_events, encode_event, event_type
+from domain.events import Event, decode_events, encode_event, event_from_json, event_type
 from domain.evolve import evolve, fold
+from domain.games.cuccu.audit import AUDIT
 from domain.games.game import Game
 from domain.pending import pending
 from domain.state import initial_state, is_terminal
@@ -33,4 +34,6 @@ GAME = Game(
     encode_event=encode_event,
     decode_events=decode_events,
     event_name=event_type,
+    read_event=event_from_json,
+    audit=AUDIT,
 )
