@@ -1,0 +1,87 @@
+"""Cucco 21 in the viewer, without a browser: captions, the drawn table, charts, exports."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from domain.audit import to_ndjson
+from domain.games.cucco21.events import ChipsPaid, GameCreated, RoundScored, Traded
+from viewer.games import game_of, read_export, records_of
+from viewer.games.cucco21 import Replay21, chips_curve, tallies
+from viewer.i18n import LANGS, Lang
+from viewer.session import build
+from viewer.simulate import bot_game21
+from viewer.table import PACK, render
+
+
+@pytest.fixture(scope="module")
+def replay() -> Replay21:
+    return Replay21(records_of(bot_game21(3)))
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_every_event_reads_as_a_sentence_in_each_language(replay: Replay21, lang: Lang) -> None:
+    captions = replay.captions(lang)
+    assert len(captions) == len(replay.events) > 50
+    for text in captions:
+        assert "c21." not in text and "{" not in text, text
+
+
+def test_a_finished_game_is_replayed_to_its_end_with_its_winners(replay: Replay21) -> None:
+    assert replay.full and replay.stuck_at is None
+    assert replay.last_step == len(replay.events)
+    last = render(replay.table(replay.last_step, "en"))
+    assert "WINNER" in last and "chips" in last and "Box:" in last
+    assert replay.captions("en")[-1].startswith("The game is over. Most chips:")
+
+
+def test_an_unfinished_log_shows_no_card_a_spectator_may_not_see() -> None:
+    events = bot_game21(4)
+    first_score = next(i for i, e in enumerate(events) if isinstance(e, RoundScored))
+    cut = Replay21(records_of(events[:first_score]))  # every hand dealt, nothing shown yet
+    assert not cut.full
+    for step in range(cut.last_step + 1):
+        svg = render(cut.table(step, "en"))
+        shown = re.findall(r'data-card="([^"]*)"', svg)
+        assert set(shown) <= {"", "face-down"}, (step, shown)
+    assert all("is dealt a hidden card" in c for c in cut.captions("en") if "is dealt" in c)
+
+
+def test_each_action_is_drawn_between_the_seats_it_names(replay: Replay21) -> None:
+    trade = next(i for i, e in enumerate(replay.events, start=1) if isinstance(e, Traded))
+    event = replay.events[trade - 1]
+    assert isinstance(event, Traded)
+    drawing = replay.table(trade, "en")
+    assert [(a.source, a.target, a.kind) for a in drawing.arrows] == [
+        (event.asker, event.target, "swap")
+    ]
+    paid = next(i for i, e in enumerate(replay.events, start=1)
+                if isinstance(e, ChipsPaid) and e.to == "box")  # fmt: skip
+    arrows = replay.table(paid, "en").arrows
+    assert arrows[0].target == PACK and arrows[0].label.startswith("pays ")
+
+
+def test_the_chips_chart_adds_up_to_the_chips_the_game_started_with(replay: Replay21) -> None:
+    created = replay.events[0]
+    assert isinstance(created, GameCreated)
+    total = created.starting_chips * len(created.seats)
+    curve = chips_curve(replay)
+    assert curve.rounds[0] == 0 and curve.rounds == sorted(curve.rounds)
+    for chips, box in zip(curve.chips, curve.box, strict=True):
+        assert sum(chips) + box == total
+    assert curve.chips[-1] == replay.states[-1].chips
+    counts = tallies(replay.events, len(created.seats))
+    died = sum(c[f"died:{r}"] for c in counts for r in ("clown", "cat", "scoring"))
+    assert died == len(curve.deaths)
+
+
+def test_an_export_of_a_cucco21_game_opens_as_cucco21() -> None:
+    events = bot_game21(5)
+    text = to_ndjson(records_of(events))
+    exported = read_export(text)
+    assert [r.event for r in exported.records] == events
+    assert game_of([r.event for r in exported.records]) == "cucco21"
+    opened = build("upload", exported.records)
+    assert opened.game == "cucco21" and isinstance(opened.replay, Replay21)
