@@ -70,7 +70,7 @@ def face(card: str | None, dealt: bool, lang: Lang) -> CardFace:
     """A known card face up (its value, and its power's name), a hidden one face down."""
     if card is not None:
         v = value(card)
-        return CardFace(str(v), tr(lang, f"c21.card.{v}") if v in NAMES else str(v))
+        return CardFace(str(v), tr(lang, f"c21.card.{v}") if v in NAMES else "")
     if dealt:
         return CardFace(name=tr(lang, "table.face_down"), face_down=True)
     return CardFace(name=tr(lang, "table.no_card"))
@@ -217,6 +217,11 @@ def centre_lines(state: GameState, lang: Lang) -> tuple[str, ...]:
     )
 
 
+def _dead(state: GameState, seat: int) -> bool:
+    """Killed in sudden death this set (once the game is over, nobody is shown dead)."""
+    return state.status != "over" and bool(state.alive) and not state.alive[seat]
+
+
 def seat_markers(state: GameState, seat: int, deciding: int | None, lang: Lang,
                  you: int | None = None) -> tuple[str, ...]:  # fmt: skip
     found = []
@@ -232,8 +237,8 @@ def seat_markers(state: GameState, seat: int, deciding: int | None, lang: Lang,
         found.append(tr(lang, "seat.deciding"))
     if state.bankrupt and state.bankrupt[seat]:
         found.append(tr(lang, "c21.seat.bankrupt"))
-    elif state.alive and not state.alive[seat]:
-        found.append(tr(lang, "seat.dead"))
+    elif _dead(state, seat):
+        found.append(tr(lang, "c21.seat.dead"))
     elif rnd is not None and state.status == "in_round" and seat in rnd.out:
         found.append(tr(lang, "seat.out"))
     return tuple(found)
@@ -261,8 +266,7 @@ def drawing(state: GameState, names: Sequence[str], lang: Lang, *, event: Event 
             counter=chips, counter_max=0, counter_text=trn(lang, "c21.count.chips", chips),
             markers=seat_markers(state, seat, deciding, lang, you),
             highlight=seat in involved, deciding=deciding == seat,
-            faded=bool(state.bankrupt and state.bankrupt[seat])
-            or bool(state.alive and not state.alive[seat]),
+            faded=bool(state.bankrupt and state.bankrupt[seat]) or _dead(state, seat),
             note=notes.get(seat, ""),
         ))  # fmt: skip
     return TableDrawing(tuple(seats), arrows, centre_lines(state, lang), tr(lang, "table.label"))
