@@ -8,7 +8,7 @@ import pytest
 
 from domain.audit import to_ndjson
 from domain.games.cucco21.events import ChipsPaid, GameCreated, RoundScored, Traded
-from viewer.games import game_of, read_export, records_of
+from viewer.games import game_of, game_of_summary, read_export, records_of
 from viewer.games.cucco21 import Replay21, chips_curve, tallies
 from viewer.i18n import LANGS, Lang
 from viewer.session import build
@@ -85,3 +85,9 @@ def test_an_export_of_a_cucco21_game_opens_as_cucco21() -> None:
     assert game_of([r.event for r in exported.records]) == "cucco21"
     opened = build("upload", exported.records)
     assert opened.game == "cucco21" and isinstance(opened.replay, Replay21)
+
+
+def test_a_listed_match_without_a_game_field_is_cuccu() -> None:
+    assert game_of_summary({"match_id": "x"}) == "cuccu"
+    assert game_of_summary({"game": "cucco21"}) == "cucco21"
+    assert game_of_summary({"game": "chess"}) == "cuccu"

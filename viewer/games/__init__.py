@@ -7,7 +7,7 @@ and the pages dispatch on the game that a log's first event names (``domain.game
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -15,7 +15,7 @@ import msgspec
 from domain.audit import AuditInputError, AuditRecord, Export, chain, parse_export
 from domain.envelope import RECORD_ENVELOPE, canonical_json, chain_hash, parse_body
 from domain.fairness import GENESIS_HASH
-from domain.games import DEFAULT_GAME, by_name, of_first_event
+from domain.games import DEFAULT_GAME, GAMES, by_name, of_first_event
 
 UNRECORDED = "1970-01-01T00:00:00.000000Z"
 SAMPLE_MATCH_ID = "00000000-0000-0000-0000-000000000000"
@@ -34,6 +34,13 @@ def game_of(events: Sequence[Any]) -> str:
         return of_first_event(tag_of(events[0])).name
     except KeyError:
         return DEFAULT_GAME
+
+
+def game_of_summary(match: Mapping[str, Any]) -> str:
+    """A listed match's game (the API's ``game`` field); a service from before Cucco 21 sends
+    none: its matches are Cuccù."""
+    name = match.get("game")
+    return name if isinstance(name, str) and name in GAMES else DEFAULT_GAME
 
 
 def _body(version: int, event: Any) -> bytes:
