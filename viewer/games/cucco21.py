@@ -51,7 +51,7 @@ from domain.games.cucco21.events import (
 from domain.games.cucco21.evolve import evolve
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, initial_state
-from domain.games.cucco21.views import redact
+from domain.games.cucco21.views import GameView, redact
 from viewer.captions import seat_names
 from viewer.i18n import Lang, tr, trn
 from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing
@@ -410,3 +410,98 @@ def tallies(events: Sequence[Event], seats: int) -> list[dict[str, int]]:
         elif isinstance(event, Claimed):
             counts[event.seat]["claims"] += 1
     return counts
+
+
+# --- Play: one seat's view, as the API gives it ----------------------------------------------
+
+
+def view_drawing(view: GameView, names: Sequence[str], lang: Lang,
+                 event: Event | None = None) -> TableDrawing:  # fmt: skip
+    """The table as ``view.viewer`` sees it: its own card face up, the scoring reveal, the rest
+    face down."""
+    arrows, notes = action(event, lang)
+    involved = _parties(event)
+    deciding = view.pending.seat if view.pending is not None else None
+    shown = {r.seat: r.card for r in view.revealed}
+    over = view.status == "over"
+    seats = []
+    for info in view.seats:
+        known = shown.get(info.seat)
+        if known is None and info.seat == view.viewer:
+            known = view.hand
+        found = []
+        if info.seat in view.winners:
+            found.append(tr(lang, "seat.winner"))
+        if info.seat == view.viewer:
+            found.append(tr(lang, "seat.you"))
+        if not over and info.seat == view.dealer:
+            found.append(tr(lang, "seat.dealer"))
+        if deciding == info.seat:
+            found.append(tr(lang, "seat.deciding"))
+        dead = not over and not info.alive and not info.bankrupt
+        if info.bankrupt:
+            found.append(tr(lang, "c21.seat.bankrupt"))
+        elif dead:
+            found.append(tr(lang, "c21.seat.dead"))
+        elif info.out:
+            found.append(tr(lang, "seat.out"))
+        seats.append(SeatDrawing(
+            seat=info.seat, name=names[info.seat], card=face(known, info.holder, lang),
+            counter=info.chips, counter_max=0,
+            counter_text=trn(lang, "c21.count.chips", info.chips), markers=tuple(found),
+            highlight=info.seat in involved, deciding=deciding == info.seat,
+            faded=info.bankrupt or dead, note=notes.get(info.seat, ""),
+        ))  # fmt: skip
+    centre = (
+        tr(lang, "c21.table.round", set=view.set_number, card=view.round_card),
+        tr(lang, "c21.table.box", chips=trn(lang, "c21.count.chips", view.box)),
+        tr(
+            lang,
+            "c21.table.deck",
+            deck=trn(lang, "count.cards", view.deck_size),
+            discard=len(view.discard),
+        ),  # fmt: skip
+    )
+    return TableDrawing(tuple(seats), arrows, centre, tr(lang, "table.label"))
+
+
+def trade_target(view: GameView) -> int | None:
+    """Whom a trade on this seat's turn would ask: the next holder after it in turn order, or
+    None for the deck (the dealer, or no holder left after it)."""
+    me = view.viewer
+    order = list(view.turn_order)
+    if me is None or me not in order or me == view.dealer:
+        return None
+    for seat in order[order.index(me) + 1 :]:
+        if view.seats[seat].holder:
+            return seat
+    return None
+
+
+def asker(view: GameView) -> int | None:
+    """The seat whose request waits for this seat's answer (the last ``asked`` of the round)."""
+    for event in reversed(view.round_events):
+        if isinstance(event, Asked):
+            return event.seat
+    return None
+
+
+def choice_words(view: GameView, choice: str, names: Sequence[str], lang: Lang) -> tuple[str, str]:
+    """A choice's button label and what it does in this position, in ``lang``."""
+    mine = card_words(view.hand, lang) if view.hand else "-"
+    if choice == "trade":
+        target = trade_target(view)
+        if target is None:
+            return tr(lang, "c21.choice.trade_deck"), tr(
+                lang, "c21.explain.trade_deck", card=mine,
+                deck=trn(lang, "count.cards", view.deck_size))  # fmt: skip
+        whom = names[target]
+        return tr(lang, "c21.choice.trade", target=whom), tr(lang, "c21.explain.trade",
+                                                              target=whom, card=mine)  # fmt: skip
+    who = asker(view)
+    whom = names[who] if who is not None else "-"
+    meaning = f"c21.explain.{choice}"
+    if choice == "refuse" and view.hand is not None and value(view.hand) == 18:
+        meaning = "c21.explain.refuse_cat"
+    return (tr(lang, f"c21.choice.{choice}", asker=whom),
+            tr(lang, meaning, card=mine, asker=whom))  # fmt: skip
