@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from domain.audit import to_ndjson
+from domain.commands import SeatSpec
+from domain.games.cucco21.bots import autoplay, choose
+from domain.games.cucco21.cards import value
+from domain.games.cucco21.commands import CreateGame
+from domain.games.cucco21.config import Config
+from domain.games.cucco21.decide import apply
 from domain.games.cucco21.events import ChipsPaid, GameCreated, RoundScored, Traded
+from domain.games.cucco21.pending import pending
+from domain.games.cucco21.state import GameState, initial_state
+from domain.games.cucco21.views import GameView, view
 from viewer.games import game_of, game_of_summary, read_export, records_of
-from viewer.games.cucco21 import Replay21, chips_curve, tallies
+from viewer.games.cucco21 import (
+    Replay21,
+    card_words,
+    chips_curve,
+    choice_words,
+    tallies,
+    trade_target,
+    view_drawing,
+)
 from viewer.i18n import LANGS, Lang
 from viewer.session import build
 from viewer.simulate import bot_game21
@@ -91,3 +109,36 @@ def test_a_listed_match_without_a_game_field_is_cuccu() -> None:
     assert game_of_summary({"match_id": "x"}) == "cuccu"
     assert game_of_summary({"game": "cucco21"}) == "cucco21"
     assert game_of_summary({"game": "chess"}) == "cuccu"
+
+
+def _first_turn_of(seat: int, dealer: bool) -> GameView:
+    """Seat ``seat``'s view at its first turn where it is (or is not) the dealer."""
+    rng = random.Random(7)
+    specs = tuple(SeatSpec(name=f"P{s}", kind="bot", bot_level="basic") for s in range(4))
+    created, _ = apply(initial_state(), CreateGame(Config(specs, 6, True, None, 0)))
+
+    def answer(state: GameState, who: int) -> str:
+        return choose("basic", view(state, who), rng)
+
+    for state, _ in autoplay(created, answer, rng):
+        step = pending(state)
+        deals = state.round is not None and state.round.dealer == seat
+        if step is not None and step.seat == seat and step.kind == "turn" and deals == dealer:
+            return view(state, seat)
+    raise AssertionError("no such turn")
+
+
+def test_play_says_whom_a_trade_asks_and_shows_only_the_players_card() -> None:
+    names = ["You", "Ada", "Bruno", "Chiara"]
+    seen = _first_turn_of(0, dealer=False)
+    label, meaning = choice_words(seen, "trade", names, "en")
+    target = trade_target(seen)
+    assert target is not None and label == f"Ask {names[target]} to trade"
+    assert seen.hand is not None and card_words(seen.hand, "en") in meaning
+    svg = render(view_drawing(seen, names, "en"))
+    cards = re.findall(r'data-card="([^"]*)"', svg)
+    assert cards.count("face-down") == sum(s.holder for s in seen.seats) - 1
+    assert [c for c in cards if c not in ("", "face-down")] == [str(value(seen.hand))]
+    dealer = _first_turn_of(0, dealer=True)
+    label, meaning = choice_words(dealer, "trade", names, "fr")
+    assert label == "Échanger avec la pioche" and "pioche" in meaning
