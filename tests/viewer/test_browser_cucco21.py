@@ -9,12 +9,15 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import httpx
+import pytest
 from playwright.sync_api import expect
 
 from domain.audit import audit, to_ndjson
 from tests.viewer.browser import choose_language, main_text, settle
 from tests.viewer.support import Api
 from viewer.games import records_of
+from viewer.games.play21 import request_body
 from viewer.i18n import tr, trn
 from viewer.simulate import bot_game21
 
@@ -119,3 +122,39 @@ def test_rules_of_cucco21_follow_the_one_language_setting(
     expect(page.get_by_role("heading", name="Cucco 21: วิธีเล่น")).to_be_visible()
     choose_language(page, "Português")
     expect(page.get_by_role("heading", name="Cucco 21: como jogar")).to_be_visible()
+
+
+def test_play_offers_cucco21_with_its_own_options(service: tuple[Api, str], page: Page) -> None:
+    _, viewer = service
+    page.goto(f"{viewer}/play")
+    page.get_by_text("Cucco 21", exact=True).click()
+    for label in ("Starting chips", "Sets at most (0: until a bankruptcy)"):
+        expect(page.get_by_label(label)).to_be_visible()
+    expect(page.get_by_text("Powers of the special cards")).to_be_visible()
+    choose_language(page, "Français")
+    expect(page.get_by_label("Jetons de départ")).to_be_visible()
+
+
+def test_play_a_cucco21_game_against_bots(service: tuple[Api, str], page: Page) -> None:
+    """Needs the API to host Cucco 21 (``POST /matches`` with ``"game": "cucco21"``)."""
+    api, viewer = service
+    probe = httpx.post(f"{api.base}/matches", json=request_body("probe", "basic", 3, True, 1),
+                       timeout=30)  # fmt: skip
+    if probe.status_code >= 400:
+        pytest.skip(f"this API does not host Cucco 21 yet ({probe.status_code}): the lead's "
+                    "api/ part of issue 14 is not merged on this branch")  # fmt: skip
+    page.goto(f"{viewer}/play")
+    page.get_by_text("Cucco 21", exact=True).click()
+    page.get_by_role("button", name="Start a match").click()
+    expect(page.get_by_text(re.compile(r"^Game \w{8} · set 1"))).to_be_visible()
+    settle(page)
+    assert "YOU" in _table_text(page) and "chips" in _table_text(page)
+    for _ in range(200):  # click the first offered choice until the game ends
+        if page.get_by_text("The game is over. Most chips:").count():
+            break
+        buttons = page.locator('[data-testid="stMain"] [data-testid="stButton"] button')
+        first = buttons.filter(has_not_text="Leave").first
+        first.click()
+        settle(page)
+    expect(page.get_by_text("The game is over. Most chips:").first).to_be_visible()
+    assert "WINNER" in _table_text(page)
