@@ -77,8 +77,7 @@ def _api_id_sent() -> None:
 def _sample_asked() -> None:
     seed = int(st.session_state.get("sample_seed", 1))
     game = str(st.session_state.get("sample_game", DEFAULT_GAME))
-    label = f"{game_title(game)} · {T('sample.label', seed=seed)}"
-    session.open_match(session.sample(seed, label, game))
+    session.open_match(session.sample(seed, T("sample.label", seed=seed), game))
     st.query_params.pop("match", None)
 
 

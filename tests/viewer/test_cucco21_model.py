@@ -14,7 +14,13 @@ from domain.games.cucco21.cards import value
 from domain.games.cucco21.commands import CreateGame
 from domain.games.cucco21.config import Config
 from domain.games.cucco21.decide import apply
-from domain.games.cucco21.events import ChipsPaid, GameCreated, RoundScored, Traded
+from domain.games.cucco21.events import (
+    ChipsPaid,
+    GameCreated,
+    RoundScored,
+    RoundStarted,
+    Traded,
+)
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import GameView, view
@@ -36,7 +42,7 @@ from viewer.table import PACK, render
 
 @pytest.fixture(scope="module")
 def replay() -> Replay21:
-    return Replay21(records_of(bot_game21(3)))
+    return Replay21(records_of(bot_game21(1)))
 
 
 @pytest.mark.parametrize("lang", list(LANGS))
@@ -90,6 +96,12 @@ def test_the_chips_chart_adds_up_to_the_chips_the_game_started_with(replay: Repl
     for chips, box in zip(curve.chips, curve.box, strict=True):
         assert sum(chips) + box == total
     assert curve.chips[-1] == replay.states[-1].chips
+    point = dict(zip(curve.rounds, zip(curve.chips, curve.box, strict=True), strict=True))
+    for index, event in enumerate(replay.events):  # what a round starts with, box taken or not
+        if isinstance(event, RoundStarted):
+            before = replay.states[index]
+            assert point[event.round - 1] == (before.chips, before.box)
+    assert curve.sets, "this sample has a second set"
     counts = tallies(replay.events, len(created.seats))
     died = sum(c[f"died:{r}"] for c in counts for r in ("clown", "cat", "scoring"))
     assert died == len(curve.deaths)

@@ -359,39 +359,33 @@ class ChipsCurve:
 
 
 def chips_curve(replay: Replay21) -> ChipsCurve:
+    """Snapshots taken just before each round starts (after the last round's payments, the box
+    taken, a new set), and at the end; round 0 is the start of the game."""
     rounds: list[int] = []
     chips: list[tuple[int, ...]] = []
     box: list[int] = []
     sets: list[int] = []
     deaths: list[tuple[int, int, str]] = []
     current = 0
+
+    def snapshot(x: int, state: GameState) -> None:
+        if rounds and rounds[-1] == x:
+            chips[-1], box[-1] = state.chips, state.box
+        else:
+            rounds.append(x)
+            chips.append(state.chips)
+            box.append(state.box)
+
     for index, event in enumerate(replay.events[: replay.last_step]):
-        before = replay.states[index]
         if isinstance(event, RoundStarted):
-            if not rounds or rounds[-1] != event.round - 1:
-                rounds.append(event.round - 1)
-                chips.append(before.chips)
-                box.append(before.box)
+            snapshot(event.round - 1, replay.states[index])
             current = event.round
         elif isinstance(event, SetStarted):
             sets.append(current)
         elif isinstance(event, Died):
             deaths.append((current, event.seat, event.reason))
-        elif isinstance(event, RoundEnded | SetEnded) and replay.states[index + 1].chips:
-            after = replay.states[index + 1]
-            if rounds and rounds[-1] == current:
-                chips[-1], box[-1] = after.chips, after.box
-            else:
-                rounds.append(current)
-                chips.append(after.chips)
-                box.append(after.box)
-    final = replay.states[-1]
-    if final.chips and (not rounds or rounds[-1] != current):
-        rounds.append(current)
-        chips.append(final.chips)
-        box.append(final.box)
-    elif final.chips and rounds:
-        chips[-1], box[-1] = final.chips, final.box
+    if replay.states[-1].chips:
+        snapshot(current, replay.states[-1])
     return ChipsCurve(rounds, chips, box, sets, deaths)
 
 
