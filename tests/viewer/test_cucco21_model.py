@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+import msgspec
 import pytest
 
 from domain.audit import to_ndjson
@@ -143,6 +144,8 @@ def _first_turn_of(seat: int, dealer: bool) -> GameView:
 def test_play_says_whom_a_trade_asks_and_shows_only_the_players_card() -> None:
     names = ["You", "Ada", "Bruno", "Chiara"]
     seen = _first_turn_of(0, dealer=False)
+    as_json = msgspec.json.decode(msgspec.json.encode(seen))  # what the API sends
+    assert msgspec.convert(as_json, GameView) == seen  # and what Play reads back from it
     label, meaning = choice_words(seen, "trade", names, "en")
     target = trade_target(seen)
     assert target is not None and label == f"Ask {names[target]} to trade"
