@@ -10,7 +10,9 @@ import streamlit as st
 
 from api.keys import BadKey, KeyRing
 from domain.audit import AuditInputError
+from domain.games import DEFAULT_GAME, GAMES
 from viewer import remote, session
+from viewer.games import game_title
 from viewer.ui import N, T, api_url
 
 _MESSAGE = "load_message"  # (kind, text) left by a callback for the page to show
@@ -74,7 +76,8 @@ def _api_id_sent() -> None:
 
 def _sample_asked() -> None:
     seed = int(st.session_state.get("sample_seed", 1))
-    session.open_match(session.sample(seed, T("sample.label", seed=seed)))
+    game = str(st.session_state.get("sample_game", DEFAULT_GAME))
+    session.open_match(session.sample(seed, T("sample.label", seed=seed), game))
     st.query_params.pop("match", None)
 
 
@@ -86,9 +89,10 @@ def _openers() -> None:
         left, right = st.columns([3, 1], vertical_alignment="bottom")
         left.text_input(T("load.match_id"), key="load_id")
         right.form_submit_button(T("load.from_api"), key="load_api", on_click=_api_id_sent)
-    left, right = st.columns([3, 1], vertical_alignment="bottom")
-    left.number_input(T("load.seed"), min_value=0, value=1, step=1, key="sample_seed")
-    right.button(T("load.sample"), key="load_sample", on_click=_sample_asked)
+    game, seed, button = st.columns([2, 2, 1], vertical_alignment="bottom")
+    game.selectbox(T("load.game"), list(GAMES), format_func=game_title, key="sample_game")
+    seed.number_input(T("load.seed"), min_value=0, value=1, step=1, key="sample_seed")
+    button.button(T("load.sample"), key="load_sample", on_click=_sample_asked)
 
 
 def match_panel() -> session.OpenMatch | None:
@@ -109,7 +113,8 @@ def match_panel() -> session.OpenMatch | None:
         _openers()
     events = N("count.events", len(match.records))
     rounds = N("count.rounds", len(match.replay.round_start))
-    st.caption(T("load.loaded", label=match.label, events=events, rounds=rounds))
+    loaded = T("load.loaded", label=match.label, events=events, rounds=rounds)
+    st.caption(f"{game_title(match.game)} · {loaded}")
     if not match.replay.full:
         st.warning(T("load.partial"))
     return match

@@ -9,9 +9,11 @@ import streamlit as st
 
 from api.keys import KeyRing
 from api.signing import SealCheck, check_seal
-from domain.audit import AuditRecord, AuditReport, audit, chain, parse_export
+from domain.audit import AuditRecord, AuditReport, audit
+from viewer.games import game_of, read_export, records_of
+from viewer.games.cucco21 import Replay21
 from viewer.replay_model import Replay
-from viewer.simulate import bot_match
+from viewer.simulate import bot_game21, bot_match
 
 _KEY = "cuccu_open_match"
 
@@ -21,15 +23,19 @@ class OpenMatch:
     label: str
     match_id: str | None
     records: Sequence[AuditRecord]
-    replay: Replay
+    replay: Replay | Replay21
     report: AuditReport
     #: the service's signature checked against the keys of the API the viewer uses (None for
     #: a sample, which no service recorded)
     signature: SealCheck | None = None
+    game: str = "cuccu"  # the registry name of the game its first event names
 
 
 def build(label: str, records: Sequence[AuditRecord], match_id: str | None = None) -> OpenMatch:
-    return OpenMatch(label, match_id, records, Replay(records), audit(records))
+    """A log of any game, replayed by that game's presentation and audited by the one audit."""
+    game = game_of([r.event for r in records[:1]])
+    replay = Replay21(records) if game == "cucco21" else Replay(records)
+    return OpenMatch(label, match_id, records, replay, audit(records), game=game)
 
 
 def from_ndjson(
@@ -37,14 +43,17 @@ def from_ndjson(
 ) -> OpenMatch:
     """An export, audited and its signature checked against ``trusted`` (never against the
     keys the export carries). Raises ``domain.audit.AuditInputError`` if it is unreadable."""
-    exported = parse_export(data)
+    exported = read_export(data)
     opened = build(label, exported.records, match_id)
     opened.signature = check_seal(opened.report, exported.seal, exported.keys, trusted or KeyRing())
     return opened
 
 
-def sample(seed: int, label: str) -> OpenMatch:
-    return build(label, chain(bot_match(seed, levels=("basic", "random"))))
+def sample(seed: int, label: str, game: str = "cuccu") -> OpenMatch:
+    """A seeded bot match of ``game``, played here (no API needed)."""
+    if game == "cucco21":
+        return build(label, records_of(bot_game21(seed)))
+    return build(label, records_of(bot_match(seed, levels=("basic", "random"))))
 
 
 def current() -> OpenMatch | None:

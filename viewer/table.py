@@ -23,7 +23,7 @@ SEAT_RX: Final = 300  # the oval the seats sit on
 SEAT_RY: Final = 222
 PACK: Final = -1  # an arrow's end at the pack in the middle of the table
 
-ArrowKind = Literal["ask", "swap", "refused", "skip", "undo", "pack", "pledge"]
+ArrowKind = Literal["ask", "swap", "refused", "skip", "undo", "pack", "pledge", "draw", "pay"]
 
 # Wong's colour-blind-safe palette; each kind of arrow also has its own dash pattern and label.
 _ARROW_STYLE: Final[dict[str, tuple[str, str]]] = {
@@ -34,6 +34,8 @@ _ARROW_STYLE: Final[dict[str, tuple[str, str]]] = {
     "undo": ("#CC79A7", "12 4 3 4"),
     "pack": ("#0072B2", "2 4"),
     "pledge": ("#E69F00", "8 4"),
+    "draw": ("#56B4E9", "6 3"),  # Cucco 21: a card drawn from the deck
+    "pay": ("#E69F00", "1 3"),  # Cucco 21: chips paid to the box or a seat, or the box taken
 }
 
 

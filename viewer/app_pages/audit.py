@@ -11,9 +11,16 @@ from viewer.session import OpenMatch
 from viewer.ui import N, T, api_url
 
 
+def _words(key: str, fallback: str) -> str:
+    """``key``'s text, or ``fallback`` for a check this catalog has no words for yet (the audit
+    names each game's checks; the viewer shows whatever it reports)."""
+    text = T(key)
+    return fallback if text == key else text
+
+
 def _check(match: OpenMatch, check: CheckResult) -> None:
-    title = T(f"check.{check.name}")
-    why = T(f"why.{check.name}")
+    title = _words(f"check.{check.name}", str(check.name).replace("_", " ").capitalize())
+    why = _words(f"why.{check.name}", "")
     if check.ok:
         st.success(
             f"**{title}** — {T('audit.pass', checked=check.checked)}  \n{why}",

@@ -15,6 +15,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from viewer.games import cucco21_ui
+from viewer.games.cucco21 import Replay21
 from viewer.loader import match_panel
 from viewer.session import OpenMatch
 from viewer.stats import REASONS, TALLIES, lives_curve, tallies
@@ -34,6 +36,7 @@ def _scale(domain: list[str], values: Sequence[Any]) -> alt.Scale:
 
 
 def lives_chart(match: OpenMatch) -> alt.LayerChart:
+    assert not isinstance(match.replay, Replay21)
     names = match.replay.names
     n = len(names)
     curve = lives_curve(match.replay.events)
@@ -103,6 +106,9 @@ def _bars(title: str, rows: list[dict[str, object]]) -> None:
 def page() -> None:
     match = match_panel()
     if match is None:
+        return
+    if isinstance(match.replay, Replay21):  # each game charts its own counters
+        cucco21_ui.charts(match.replay)
         return
     names = match.replay.names
     counts = tallies(match.replay.events, len(names))

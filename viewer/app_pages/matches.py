@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from viewer import remote
+from viewer.games import game_of_summary, game_title
 from viewer.loader import open_from_api, show_message
 from viewer.ui import N, T, api_url
 
@@ -17,12 +18,6 @@ IN_PROGRESS = ("new", "between_rounds", "in_round")
 
 def _names(match: dict[str, Any]) -> list[str]:
     return [str(seat.get("name", "?")) for seat in match.get("seats", [])]
-
-
-def _winner(match: dict[str, Any]) -> str:
-    winner = match.get("winner")
-    names = _names(match)
-    return names[winner] if isinstance(winner, int) and 0 <= winner < len(names) else ""
 
 
 def _date(value: object) -> str:
@@ -54,14 +49,29 @@ def _keep(match: dict[str, Any], status: str, name: str, rounds: int) -> bool:
     return int(match.get("rounds", 0)) >= rounds
 
 
+def _counters(match: dict[str, Any]) -> str:
+    """Each seat's lives (Cuccù) or chips (Cucco 21), in seat order."""
+    field = "chips" if game_of_summary(match) == "cucco21" else "lives"
+    return " ".join(str(s.get(field, "")) for s in match.get("seats", []))
+
+
+def _winner(match: dict[str, Any]) -> str:
+    names = _names(match)
+    winners = match.get("winners")  # Cucco 21: most chips, ties share the win
+    if isinstance(winners, list):
+        return ", ".join(names[w] for w in winners if isinstance(w, int) and 0 <= w < len(names))
+    winner = match.get("winner")
+    return names[winner] if isinstance(winner, int) and 0 <= winner < len(names) else ""
+
+
 def _table(matches: list[dict[str, Any]]) -> None:
     st.dataframe(
         pd.DataFrame({
             T("col.match"): [str(m["match_id"])[:8] for m in matches],
+            T("load.game"): [game_title(game_of_summary(m)) for m in matches],
             T("col.status"): [T(f"status.{m.get('status', 'new')}") for m in matches],
             T("col.seats"): [", ".join(_names(m)) for m in matches],
-            T("col.lives"): [" ".join(str(s.get("lives", "")) for s in m.get("seats", []))
-                             for m in matches],
+            T("matches.counters"): [_counters(m) for m in matches],
             T("col.winner"): [_winner(m) for m in matches],
             T("col.rounds"): [int(m.get("rounds", 0)) for m in matches],
             T("col.created"): [_date(m.get("created_at")) for m in matches],
@@ -75,7 +85,8 @@ def _opener(matches: list[dict[str, Any]]) -> None:
     if not finished:
         return
     labels = {
-        str(m["match_id"]): f"{str(m['match_id'])[:8]} · {', '.join(_names(m))} · "
+        str(m["match_id"]): f"{str(m['match_id'])[:8]} · {game_title(game_of_summary(m))} · "
+        f"{', '.join(_names(m))} · "
         f"{T('col.winner')}: {_winner(m)} · {N('count.rounds', int(m.get('rounds', 0)))}"
         for m in finished
     }

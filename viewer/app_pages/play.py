@@ -13,10 +13,12 @@ import streamlit as st
 
 from domain import MatchView
 from domain.events import ExchangeRequested, InnChoiceMade, Retargeted
+from domain.games import GAMES
 from viewer import board, remote
 from viewer.captions import caption, card_chip, card_name, seat_names
 from viewer.coach import Advice, advise
 from viewer.game import Game, act, follow, start
+from viewer.games import game_title, play21_ui
 from viewer.loader import open_from_api, show_message
 from viewer.ui import N, T, api_url, lang
 
@@ -68,6 +70,11 @@ def _how_to_play(expanded: bool) -> None:
 
 
 def _new_match_form() -> None:
+    game = st.radio(T("load.game"), list(GAMES), format_func=game_title, horizontal=True,
+                    key="play_game")  # fmt: skip
+    if game == "cucco21":  # each game has its own options
+        play21_ui.new_game_form(LEVELS)
+        return
     st.info(T("play.intro"))
     _how_to_play(expanded=True)
     with st.form("new_game"):
@@ -185,6 +192,10 @@ def page() -> None:
     error = st.session_state.pop("play_error", None)
     if error:
         st.error(error)
+    game21 = play21_ui.current()
+    if game21 is not None:
+        play21_ui.show(game21)
+        return
     game = _game()
     if game is None:
         _new_match_form()

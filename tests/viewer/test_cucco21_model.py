@@ -1,0 +1,159 @@
+"""Cucco 21 in the viewer, without a browser: captions, the drawn table, charts, exports."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import msgspec
+import pytest
+
+from domain.audit import to_ndjson
+from domain.commands import SeatSpec
+from domain.games.cucco21.bots import autoplay, choose
+from domain.games.cucco21.cards import value
+from domain.games.cucco21.commands import CreateGame
+from domain.games.cucco21.config import Config
+from domain.games.cucco21.decide import apply
+from domain.games.cucco21.events import (
+    ChipsPaid,
+    GameCreated,
+    RoundScored,
+    RoundStarted,
+    Traded,
+)
+from domain.games.cucco21.pending import pending
+from domain.games.cucco21.state import GameState, initial_state
+from domain.games.cucco21.views import GameView, view
+from viewer.games import game_of, game_of_summary, read_export, records_of
+from viewer.games.cucco21 import (
+    Replay21,
+    card_words,
+    chips_curve,
+    choice_words,
+    tallies,
+    trade_target,
+    view_drawing,
+)
+from viewer.i18n import LANGS, Lang
+from viewer.session import build
+from viewer.simulate import bot_game21
+from viewer.table import PACK, render
+
+
+@pytest.fixture(scope="module")
+def replay() -> Replay21:
+    return Replay21(records_of(bot_game21(1)))
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_every_event_reads_as_a_sentence_in_each_language(replay: Replay21, lang: Lang) -> None:
+    captions = replay.captions(lang)
+    assert len(captions) == len(replay.events) > 50
+    for text in captions:
+        assert "c21." not in text and "{" not in text, text
+
+
+def test_a_finished_game_is_replayed_to_its_end_with_its_winners(replay: Replay21) -> None:
+    assert replay.full and replay.stuck_at is None
+    assert replay.last_step == len(replay.events)
+    last = render(replay.table(replay.last_step, "en"))
+    assert "WINNER" in last and "chips" in last and "Box:" in last
+    assert replay.captions("en")[-1].startswith("The game is over. Most chips:")
+
+
+def test_an_unfinished_log_shows_no_card_a_spectator_may_not_see() -> None:
+    events = bot_game21(4)
+    first_score = next(i for i, e in enumerate(events) if isinstance(e, RoundScored))
+    cut = Replay21(records_of(events[:first_score]))  # every hand dealt, nothing shown yet
+    assert not cut.full
+    for step in range(cut.last_step + 1):
+        svg = render(cut.table(step, "en"))
+        shown = re.findall(r'data-card="([^"]*)"', svg)
+        assert set(shown) <= {"", "face-down"}, (step, shown)
+    assert all("is dealt a hidden card" in c for c in cut.captions("en") if "is dealt" in c)
+
+
+def test_each_action_is_drawn_between_the_seats_it_names(replay: Replay21) -> None:
+    trade = next(i for i, e in enumerate(replay.events, start=1) if isinstance(e, Traded))
+    event = replay.events[trade - 1]
+    assert isinstance(event, Traded)
+    drawing = replay.table(trade, "en")
+    assert [(a.source, a.target, a.kind) for a in drawing.arrows] == [
+        (event.asker, event.target, "swap")
+    ]
+    paid = next(i for i, e in enumerate(replay.events, start=1)
+                if isinstance(e, ChipsPaid) and e.to == "box")  # fmt: skip
+    arrows = replay.table(paid, "en").arrows
+    assert arrows[0].target == PACK and arrows[0].label.startswith("pays ")
+
+
+def test_the_chips_chart_adds_up_to_the_chips_the_game_started_with(replay: Replay21) -> None:
+    created = replay.events[0]
+    assert isinstance(created, GameCreated)
+    total = created.starting_chips * len(created.seats)
+    curve = chips_curve(replay)
+    assert curve.rounds[0] == 0 and curve.rounds == sorted(curve.rounds)
+    for chips, box in zip(curve.chips, curve.box, strict=True):
+        assert sum(chips) + box == total
+    assert curve.chips[-1] == replay.states[-1].chips
+    point = dict(zip(curve.rounds, zip(curve.chips, curve.box, strict=True), strict=True))
+    for index, event in enumerate(replay.events):  # what a round starts with, box taken or not
+        if isinstance(event, RoundStarted):
+            before = replay.states[index]
+            assert point[event.round - 1] == (before.chips, before.box)
+    assert curve.sets, "this sample has a second set"
+    counts = tallies(replay.events, len(created.seats))
+    died = sum(c[f"died:{r}"] for c in counts for r in ("clown", "cat", "scoring"))
+    assert died == len(curve.deaths)
+
+
+def test_an_export_of_a_cucco21_game_opens_as_cucco21() -> None:
+    events = bot_game21(5)
+    text = to_ndjson(records_of(events))
+    exported = read_export(text)
+    assert [r.event for r in exported.records] == events
+    assert game_of([r.event for r in exported.records]) == "cucco21"
+    opened = build("upload", exported.records)
+    assert opened.game == "cucco21" and isinstance(opened.replay, Replay21)
+
+
+def test_a_listed_match_without_a_game_field_is_cuccu() -> None:
+    assert game_of_summary({"match_id": "x"}) == "cuccu"
+    assert game_of_summary({"game": "cucco21"}) == "cucco21"
+    assert game_of_summary({"game": "chess"}) == "cuccu"
+
+
+def _first_turn_of(seat: int, dealer: bool) -> GameView:
+    """Seat ``seat``'s view at its first turn where it is (or is not) the dealer."""
+    rng = random.Random(7)
+    specs = tuple(SeatSpec(name=f"P{s}", kind="bot", bot_level="basic") for s in range(4))
+    created, _ = apply(initial_state(), CreateGame(Config(specs, 6, True, None, 0)))
+
+    def answer(state: GameState, who: int) -> str:
+        return choose("basic", view(state, who), rng)
+
+    for state, _ in autoplay(created, answer, rng):
+        step = pending(state)
+        deals = state.round is not None and state.round.dealer == seat
+        if step is not None and step.seat == seat and step.kind == "turn" and deals == dealer:
+            return view(state, seat)
+    raise AssertionError("no such turn")
+
+
+def test_play_says_whom_a_trade_asks_and_shows_only_the_players_card() -> None:
+    names = ["You", "Ada", "Bruno", "Chiara"]
+    seen = _first_turn_of(0, dealer=False)
+    as_json = msgspec.json.decode(msgspec.json.encode(seen))  # what the API sends
+    assert msgspec.convert(as_json, GameView) == seen  # and what Play reads back from it
+    label, meaning = choice_words(seen, "trade", names, "en")
+    target = trade_target(seen)
+    assert target is not None and label == f"Ask {names[target]} to trade"
+    assert seen.hand is not None and card_words(seen.hand, "en") in meaning
+    svg = render(view_drawing(seen, names, "en"))
+    cards = re.findall(r'data-card="([^"]*)"', svg)
+    assert cards.count("face-down") == sum(s.holder for s in seen.seats) - 1
+    assert [c for c in cards if c not in ("", "face-down")] == [str(value(seen.hand))]
+    dealer = _first_turn_of(0, dealer=True)
+    label, meaning = choice_words(dealer, "trade", names, "fr")
+    assert label == "Échanger avec la pioche" and "pioche" in meaning

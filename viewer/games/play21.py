@@ -1,0 +1,89 @@
+"""A seat's Cucco 21 game through the API: create, act with the seat token, catch up.
+
+The contract (docs/API.md): ``POST /matches`` with ``"game": "cucco21"`` and that game's
+options; commands are ``{"type": <choice>}`` with a choice from ``view.pending.choices``; the
+seat's view is Cucco 21's ``GameView`` under ``"view"``. Kept out of the page script, whose
+classes Streamlit redefines on every run.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import msgspec
+
+from api.client import Client, bot, human, problem_error
+from domain.games.cucco21.events import Event
+from domain.games.cucco21.views import GameView
+from viewer.remote import ApiUnavailable, call
+
+OPPONENTS = ("Ada", "Bruno", "Chiara")
+
+
+@dataclass(frozen=True)
+class SeenEvent21:
+    version: int
+    event: Event
+
+
+@dataclass
+class Game21:
+    url: str
+    match_id: str
+    token: str
+    seat: int
+    view: GameView
+    seen: list[SeenEvent21] = field(default_factory=list)
+
+
+def request_body(name: str, level: str, chips: int, powers: bool, max_sets: int | None,
+                 opponents: Sequence[str] = OPPONENTS) -> dict[str, Any]:  # fmt: skip
+    """The ``POST /matches`` body: this person at seat 0, bots of ``level`` at the others."""
+    seats = [human(name or "You")] + [bot(n, level) for n in opponents]
+    body: dict[str, Any] = {"game": "cucco21", "seats": seats, "starting_chips": chips,
+                            "powers": powers}  # fmt: skip
+    if max_sets is not None:
+        body["max_sets"] = max_sets
+    return body
+
+
+def _catch_up(client: Client, game: Game21) -> None:
+    after = game.seen[-1].version if game.seen else 0
+    for out in client.iter_events(game.match_id, after=after):
+        game.seen.append(SeenEvent21(out["version"], msgspec.convert(out["event"], Event)))
+    game.view = msgspec.convert(client.get_match(game.match_id)["view"], GameView)
+
+
+def follow(game: Game21) -> None:
+    call(game.url, game.token, lambda client: _catch_up(client, game))
+
+
+def start(url: str, body: dict[str, Any]) -> Game21:
+    """Create the game the API way any client would, keep seat 0's token, catch up."""
+    try:
+        response = httpx.post(f"{url}/matches", json=body, timeout=15.0,
+                              headers={"Idempotency-Key": str(uuid.uuid4())})  # fmt: skip
+    except httpx.TransportError as error:
+        raise ApiUnavailable(str(error) or type(error).__name__) from error
+    if response.status_code >= 400:
+        raise problem_error(response)
+    created = response.json()
+    token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)
+    view = msgspec.convert(created["view"], GameView)
+    game = Game21(url, created["match_id"], token, 0, view)
+    follow(game)
+    return game
+
+
+def act(game: Game21, choice: str) -> None:
+    """Send this seat's choice (refused if the game moved on meanwhile), then catch up."""
+
+    def send(client: Client) -> None:
+        client.send_command(game.match_id, choice, expected_version=game.view.version)
+        _catch_up(client, game)
+
+    call(game.url, game.token, send)
