@@ -9,8 +9,8 @@ import streamlit as st
 
 from api.keys import KeyRing
 from api.signing import SealCheck, check_seal
-from domain.audit import AuditRecord, AuditReport, audit
-from viewer.games import game_of, read_export, records_of
+from domain.audit import AuditRecord, AuditReport, audit, chain, parse_export
+from viewer.games import game_of
 from viewer.games.cucco21 import Replay21
 from viewer.replay_model import Replay
 from viewer.simulate import bot_game21, bot_match
@@ -43,7 +43,7 @@ def from_ndjson(
 ) -> OpenMatch:
     """An export, audited and its signature checked against ``trusted`` (never against the
     keys the export carries). Raises ``domain.audit.AuditInputError`` if it is unreadable."""
-    exported = read_export(data)
+    exported = parse_export(data)
     opened = build(label, exported.records, match_id)
     opened.signature = check_seal(opened.report, exported.seal, exported.keys, trusted or KeyRing())
     return opened
@@ -52,8 +52,8 @@ def from_ndjson(
 def sample(seed: int, label: str, game: str = "cuccu") -> OpenMatch:
     """A seeded bot match of ``game``, played here (no API needed)."""
     if game == "cucco21":
-        return build(label, records_of(bot_game21(seed)))
-    return build(label, records_of(bot_match(seed, levels=("basic", "random"))))
+        return build(label, chain(bot_game21(seed)))
+    return build(label, chain(bot_match(seed, levels=("basic", "random"))))
 
 
 def current() -> OpenMatch | None:

@@ -13,10 +13,9 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from domain.audit import audit, to_ndjson
+from domain.audit import audit, chain, to_ndjson
 from tests.viewer.browser import choose_language, main_text, settle
 from tests.viewer.support import Api
-from viewer.games import records_of
 from viewer.games.play21 import request_body
 from viewer.i18n import tr, trn
 from viewer.simulate import bot_game21
@@ -70,7 +69,7 @@ def test_an_uploaded_cucco21_export_opens_in_replay(
 ) -> None:
     _, viewer = service
     export = tmp_path / "cucco21.ndjson"
-    export.write_text(to_ndjson(records_of(bot_game21(2))), encoding="utf-8")
+    export.write_text(to_ndjson(chain(bot_game21(2))), encoding="utf-8")
     page.goto(f"{viewer}/replay")
     expect(page.get_by_text("No match is open")).to_be_visible()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(export)
@@ -94,7 +93,7 @@ def test_audit_shows_what_the_audit_reports_for_a_cucco21_game(
     service: tuple[Api, str], page: Page
 ) -> None:
     _, viewer = service
-    report = audit(records_of(bot_game21(1)))
+    report = audit(chain(bot_game21(1)))
     _open_sample(page, f"{viewer}/audit")
     if report.ok:
         expect(page.get_by_text(tr("en", "audit.ok"))).to_be_visible()

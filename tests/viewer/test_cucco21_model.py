@@ -8,7 +8,7 @@ import re
 import msgspec
 import pytest
 
-from domain.audit import to_ndjson
+from domain.audit import chain, parse_export, to_ndjson
 from domain.commands import SeatSpec
 from domain.games.cucco21.bots import autoplay, choose
 from domain.games.cucco21.cards import value
@@ -25,7 +25,7 @@ from domain.games.cucco21.events import (
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import GameView, view
-from viewer.games import game_of, game_of_summary, read_export, records_of
+from viewer.games import game_of, game_of_summary
 from viewer.games.cucco21 import (
     Replay21,
     card_words,
@@ -43,7 +43,7 @@ from viewer.table import PACK, render
 
 @pytest.fixture(scope="module")
 def replay() -> Replay21:
-    return Replay21(records_of(bot_game21(1)))
+    return Replay21(chain(bot_game21(1)))
 
 
 @pytest.mark.parametrize("lang", list(LANGS))
@@ -65,7 +65,7 @@ def test_a_finished_game_is_replayed_to_its_end_with_its_winners(replay: Replay2
 def test_an_unfinished_log_shows_no_card_a_spectator_may_not_see() -> None:
     events = bot_game21(4)
     first_score = next(i for i, e in enumerate(events) if isinstance(e, RoundScored))
-    cut = Replay21(records_of(events[:first_score]))  # every hand dealt, nothing shown yet
+    cut = Replay21(chain(events[:first_score]))  # every hand dealt, nothing shown yet
     assert not cut.full
     for step in range(cut.last_step + 1):
         svg = render(cut.table(step, "en"))
@@ -110,8 +110,8 @@ def test_the_chips_chart_adds_up_to_the_chips_the_game_started_with(replay: Repl
 
 def test_an_export_of_a_cucco21_game_opens_as_cucco21() -> None:
     events = bot_game21(5)
-    text = to_ndjson(records_of(events))
-    exported = read_export(text)
+    text = to_ndjson(chain(events))
+    exported = parse_export(text)
     assert [r.event for r in exported.records] == events
     assert game_of([r.event for r in exported.records]) == "cucco21"
     opened = build("upload", exported.records)
