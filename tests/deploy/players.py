@@ -124,9 +124,8 @@ def check_log(player: Player, tmp: Path) -> list[dict[str, Any]]:
     (hash chain, shuffle commitments, re-execution of every decision)."""
     text = player.export()
     # each record line carries the hashed record (docs/API.md "Exports"); a seal line may close it
-    lines = [
-        line["record"] for line in map(json.loads, text.split("\n")) if line and "record" in line
-    ]
+    parsed = [json.loads(line) for line in text.split("\n") if line.strip()]
+    lines = [line["record"] for line in parsed if "record" in line]
     versions = [line["version"] for line in lines]
     assert versions == list(range(1, len(lines) + 1)), "gap or duplicate in the log"
     # The acknowledged answers account for every event after the creation, each exactly once:
