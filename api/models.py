@@ -9,6 +9,8 @@ import msgspec
 from msgspec import Meta
 
 from domain import Event, MatchView
+from domain.games.cucco21.events import Event as Cucco21Event
+from domain.games.cucco21.views import GameView as Cucco21View
 
 SeatName = Annotated[
     str,
@@ -23,9 +25,18 @@ SeatName = Annotated[
     ),
 ]
 BotLevel = Literal["random", "basic", "expert"]
+#: every game's command types (each game accepts its own: ``domain.games``' ``choices``)
 CommandType = Literal[
-    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round"
+    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round",
+    "trade", "refuse", "accept", "send_on", "claim", "decline",
+]  # fmt: skip
+#: a seat's view: Cuccù's (`MatchView`) or Cucco 21's (`GameView`), by the match's game
+AnyView = Annotated[
+    MatchView | Cucco21View,
+    Meta(description="The match's view: `MatchView` for Cuccù, `GameView` for Cucco 21"),
 ]
+#: an event of the match's game (the type tags of the two games overlap: read `game`)
+AnyEvent = Event | Cucco21Event
 MatchStatus = Literal["new", "between_rounds", "in_round", "over"]
 
 
@@ -53,10 +64,46 @@ class SeatIn(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CreateMatchIn(msgspec.Struct, forbid_unknown_fields=True):
-    """A new match. A match of bots only is played to its end at once."""
+    """A new match of Cuccù (the default) or Cucco 21. A match of bots only is played to its
+    end at once. Each game takes its own options: Cuccù `starting_lives`; Cucco 21
+    `starting_chips`, `powers` and `max_sets`. An option of the other game is 422
+    `invalid-config`."""
 
-    seats: Annotated[list[SeatIn], Meta(min_length=2, max_length=20, description="2 to 20 seats")]
-    starting_lives: Annotated[int, Meta(ge=1, le=20, description="Lives per seat (1 to 20)")] = 3
+    seats: Annotated[
+        list[SeatIn],
+        Meta(min_length=2, max_length=20, description="2 to 20 seats (Cucco 21: 2 to 12)"),
+    ]
+    game: Annotated[
+        str,
+        Meta(
+            max_length=32,
+            description="`cuccu` (the default) or `cucco21`; another name is 422 "
+            "`unknown-game`, which lists the games",
+            examples=["cuccu", "cucco21"],
+        ),
+    ] = "cuccu"
+    starting_lives: (
+        Annotated[int, Meta(ge=1, le=20, description="Cuccù: lives per seat (1 to 20; 3)")] | None
+    ) = None
+    starting_chips: (
+        Annotated[int, Meta(ge=1, le=100, description="Cucco 21: chips per seat (1 to 100; 15)")]
+        | None
+    ) = None
+    powers: Annotated[
+        bool | None, Meta(description="Cucco 21: the six special cards' powers on (the default)")
+    ] = None
+    max_sets: (
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                le=1000,
+                description="Cucco 21: end after this many sets; omitted, play "
+                "until a seat is bankrupt",
+            ),
+        ]
+        | None
+    ) = None
     seed: (
         Annotated[
             int,
@@ -81,7 +128,7 @@ class SeatToken(msgspec.Struct):
         str, Meta(description="Secret bearer token of this seat. Shown once, stored only hashed.")
     ]
     view: Annotated[
-        MatchView,
+        MatchView | Cucco21View,
         Meta(
             description="This seat's own view (its card, its pending decision): no second "
             "request needed to start playing"
@@ -94,7 +141,8 @@ class SeatSummary(msgspec.Struct):
     name: str
     kind: Annotated[str, Meta(description="`human`, `bot`, or `open` (not claimed yet)")]
     bot_level: str | None
-    lives: int
+    lives: Annotated[int | None, Meta(description="Cuccù: lives left (null in Cucco 21)")]
+    chips: Annotated[int | None, Meta(description="Cucco 21: chips (null in Cuccù)")] = None
 
 
 class MatchSummary(msgspec.Struct):
@@ -102,15 +150,23 @@ class MatchSummary(msgspec.Struct):
     status: MatchStatus
     created_at: dt.datetime
     updated_at: dt.datetime
-    starting_lives: int
+    starting_lives: Annotated[int | None, Meta(description="Cuccù: lives per seat")]
     seats: list[SeatSummary]
-    winner: int | None
+    winner: Annotated[int | None, Meta(description="The winning seat once over (Cuccù)")]
     rounds: int
     version: int
     seeded: bool
     open_seats: Annotated[
         list[int],
         Meta(description="Seats still waiting to be claimed; round 1 starts when none is left"),
+    ] = msgspec.field(default_factory=list)
+    game: Annotated[str, Meta(description="`cuccu` or `cucco21`")] = "cuccu"
+    options: Annotated[
+        dict[str, object],
+        Meta(description="The game's creation options (defaults filled in)"),
+    ] = msgspec.field(default_factory=dict)
+    winners: Annotated[
+        list[int], Meta(description="The winning seats once over (Cucco 21 may have several)")
     ] = msgspec.field(default_factory=list)
 
 
@@ -122,7 +178,10 @@ class CreatedMatch(msgspec.Struct):
         list[SeatToken],
         Meta(description="One per `human` seat (an `open` seat gets its token when claimed)"),
     ]
-    view: Annotated[MatchView, Meta(description="The spectator's view of the new match")]
+    view: Annotated[
+        MatchView | Cucco21View, Meta(description="The spectator's view of the new match")
+    ]
+    game: Annotated[str, Meta(description="`cuccu` or `cucco21`")] = "cuccu"
 
 
 class MatchList(msgspec.Struct):
@@ -136,7 +195,8 @@ class MatchOut(msgspec.Struct):
     match_id: str
     version: Annotated[int, Meta(description="Number of events in the match's stream")]
     seat: Annotated[int | None, Meta(description="The caller's seat; null for a spectator")]
-    view: MatchView
+    view: AnyView
+    game: Annotated[str, Meta(description="`cuccu` or `cucco21`: how to read `view`")] = "cuccu"
 
 
 class ClaimIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -159,7 +219,7 @@ class ClaimedSeat(msgspec.Struct):
     version: int
     status: MatchStatus
     view: Annotated[
-        MatchView,
+        MatchView | Cucco21View,
         Meta(description="The claimed seat's view (round 1 is dealt once every seat is taken)"),
     ]
     events: Annotated[
@@ -187,14 +247,17 @@ class CommandIn(msgspec.Struct, forbid_unknown_fields=True):
 
 class EventOut(msgspec.Struct):
     version: Annotated[int, Meta(description="Position of the event in the match's stream")]
-    event: Annotated[Event, Meta(description="The event as the caller may see it")]
+    event: Annotated[
+        AnyEvent,
+        Meta(description="The event as the caller may see it, an event of the match's game"),
+    ]
 
 
 class CommandOut(msgspec.Struct):
     match_id: str
     version: int
     seat: int
-    view: MatchView
+    view: AnyView
     events: Annotated[
         list[EventOut], Meta(description="Events of this command and the bot turns it triggered")
     ]
@@ -208,6 +271,7 @@ class EventPage(msgspec.Struct):
     next_after: Annotated[
         int | None, Meta(description="Pass as `after` for the next page; null when up to date")
     ]
+    game: Annotated[str, Meta(description="`cuccu` or `cucco21`: how to read `events`")] = "cuccu"
 
 
 class Health(msgspec.Struct):

@@ -6,7 +6,7 @@ holds the card; ``views.redact`` blanks it for whoever may not see it (§9).
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import ClassVar, Final, Literal
 
 import msgspec
 
@@ -21,7 +21,8 @@ DeathReason = Literal["clown", "cat", "scoring"]
 class _Event(
     msgspec.Struct, frozen=True, tag_field="type", tag=True, omit_defaults=False, gc=False
 ):
-    pass
+    #: the version of this type's data layout in a stored record (domain.envelope)
+    schema_version: ClassVar[int] = 1
 
 
 def _snake(name: str) -> str:
