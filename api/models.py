@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
 from domain import Event, MatchView
 from domain.games.cucco21.events import Event as Cucco21Event
-from domain.games.cucco21.views import GameView as Cucco21View
+from domain.games.cucco21.views import GameView
 
 SeatName = Annotated[
     str,
@@ -30,13 +30,59 @@ CommandType = Literal[
     "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round",
     "trade", "refuse", "accept", "send_on", "claim", "decline",
 ]  # fmt: skip
-#: a seat's view: Cuccù's (`MatchView`) or Cucco 21's (`GameView`), by the match's game
+
+
+# --- each game's views and events, tagged with the game's name ------------------------------
+# The domain's structs carry no game tag; these subclasses add ``"game"`` so that one schema
+# (a tagged ``oneOf``) describes the views and events of both games. A third game adds a line
+# to each of the two tables below.
+
+
+class CuccuView(MatchView, frozen=True, tag_field="game", tag="cuccu"):
+    """What a seat (or a spectator) may see of a Cuccù match."""
+
+
+class Cucco21View(GameView, frozen=True, tag_field="game", tag="cucco21"):
+    """What a seat (or a spectator) may see of a Cucco 21 game (CUCCO21 §9 hides the rest)."""
+
+
 AnyView = Annotated[
-    MatchView | Cucco21View,
-    Meta(description="The match's view: `MatchView` for Cuccù, `GameView` for Cucco 21"),
+    CuccuView | Cucco21View,
+    Meta(description="The match's view, `game` naming its game"),
 ]
-#: an event of the match's game (the type tags of the two games overlap: read `game`)
-AnyEvent = Event | Cucco21Event
+
+
+class EventOut(msgspec.Struct, tag_field="game", tag="cuccu"):
+    """A Cuccù event, as the caller may see it."""
+
+    version: Annotated[int, Meta(description="Position of the event in the match's stream")]
+    event: Annotated[Event, Meta(description="The event as the caller may see it")]
+
+
+class Cucco21EventOut(msgspec.Struct, tag_field="game", tag="cucco21"):
+    """A Cucco 21 event, as the caller may see it."""
+
+    version: Annotated[int, Meta(description="Position of the event in the match's stream")]
+    event: Annotated[Cucco21Event, Meta(description="The event as the caller may see it")]
+
+
+AnyEventOut = EventOut | Cucco21EventOut
+
+VIEW_TYPES: dict[str, type[CuccuView] | type[Cucco21View]] = {
+    "cuccu": CuccuView,
+    "cucco21": Cucco21View,
+}
+EVENT_OUT_TYPES: dict[str, type[EventOut] | type[Cucco21EventOut]] = {
+    "cuccu": EventOut,
+    "cucco21": Cucco21EventOut,
+}
+
+
+def tagged_view(game: str, view: Any) -> CuccuView | Cucco21View:
+    """The domain's view of a ``game`` match as the API sends it (with its ``game`` tag)."""
+    return VIEW_TYPES[game](*msgspec.structs.astuple(view))
+
+
 MatchStatus = Literal["new", "between_rounds", "in_round", "over"]
 
 
@@ -128,7 +174,7 @@ class SeatToken(msgspec.Struct):
         str, Meta(description="Secret bearer token of this seat. Shown once, stored only hashed.")
     ]
     view: Annotated[
-        MatchView | Cucco21View,
+        CuccuView | Cucco21View,
         Meta(
             description="This seat's own view (its card, its pending decision): no second "
             "request needed to start playing"
@@ -179,7 +225,7 @@ class CreatedMatch(msgspec.Struct):
         Meta(description="One per `human` seat (an `open` seat gets its token when claimed)"),
     ]
     view: Annotated[
-        MatchView | Cucco21View, Meta(description="The spectator's view of the new match")
+        CuccuView | Cucco21View, Meta(description="The spectator's view of the new match")
     ]
     game: Annotated[str, Meta(description="`cuccu` or `cucco21`")] = "cuccu"
 
@@ -219,11 +265,11 @@ class ClaimedSeat(msgspec.Struct):
     version: int
     status: MatchStatus
     view: Annotated[
-        MatchView | Cucco21View,
+        CuccuView | Cucco21View,
         Meta(description="The claimed seat's view (round 1 is dealt once every seat is taken)"),
     ]
     events: Annotated[
-        list[EventOut],
+        list[AnyEventOut],
         Meta(description="Events of the claim, and of round 1 and its bot turns if it started"),
     ]
 
@@ -245,21 +291,13 @@ class CommandIn(msgspec.Struct, forbid_unknown_fields=True):
     ) = None
 
 
-class EventOut(msgspec.Struct):
-    version: Annotated[int, Meta(description="Position of the event in the match's stream")]
-    event: Annotated[
-        AnyEvent,
-        Meta(description="The event as the caller may see it, an event of the match's game"),
-    ]
-
-
 class CommandOut(msgspec.Struct):
     match_id: str
     version: int
     seat: int
     view: AnyView
     events: Annotated[
-        list[EventOut], Meta(description="Events of this command and the bot turns it triggered")
+        list[AnyEventOut], Meta(description="Events of this command and the bot turns it triggered")
     ]
 
 
@@ -267,7 +305,7 @@ class EventPage(msgspec.Struct):
     match_id: str
     version: Annotated[int, Meta(description="Current version of the stream")]
     seat: int | None
-    events: list[EventOut]
+    events: list[AnyEventOut]
     next_after: Annotated[
         int | None, Meta(description="Pass as `after` for the next page; null when up to date")
     ]

@@ -18,13 +18,16 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
 from api.models import (
+    EVENT_OUT_TYPES,
+    AnyEventOut,
     ClaimedSeat,
     ClaimIn,
     CommandIn,
     CommandOut,
     CreatedMatch,
     CreateMatchIn,
-    EventOut,
+    Cucco21View,
+    CuccuView,
     EventPage,
     MatchList,
     MatchOut,
@@ -32,6 +35,7 @@ from api.models import (
     MatchSummary,
     SeatSummary,
     SeatToken,
+    tagged_view,
 )
 from api.problems import responses
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
@@ -115,14 +119,19 @@ def summarize(r: MatchRecord) -> MatchSummary:
 
 def event_outs(
     game: Game, numbered: Sequence[tuple[int, Any]], seat: int | None, over: bool
-) -> list[EventOut]:
-    redact = game.redact
-    return [EventOut(version=v, event=redact(e, seat, reveal_all=over)) for v, e in numbered]
+) -> list[AnyEventOut]:
+    redact, out = game.redact, EVENT_OUT_TYPES[game.name]
+    return [out(version=v, event=redact(e, seat, reveal_all=over)) for v, e in numbered]
+
+
+def view_of(game: Game, state: Any, seat: int | None) -> CuccuView | Cucco21View:
+    """What ``seat`` (None: a spectator) may see now, tagged with the game."""
+    return tagged_view(game.name, game.view(state, seat))
 
 
 def stored_outs(
     game: Game, stored: Sequence[StoredEvent], seat: int | None, over: bool
-) -> list[EventOut]:
+) -> list[AnyEventOut]:
     return event_outs(game, [(s.version, s.event_of(game)) for s in stored], seat, over)
 
 
@@ -234,16 +243,16 @@ class MatchController(Controller):
             game=data.game,
             options=options,
         )
-        state, view = created.state, created.game.view
+        state, game = created.state, created.game
         return CreatedMatch(
             match_id=created.match_id,
             version=state.version,
             status=state.status,
             seat_tokens=[
-                SeatToken(seat=s, token=t, view=view(state, s))
+                SeatToken(seat=s, token=t, view=view_of(game, state, s))
                 for s, t in sorted(created.tokens.items())
             ],
-            view=view(state, None),
+            view=view_of(game, state, None),
             game=created.game.name,
         )
 
@@ -306,7 +315,7 @@ class MatchController(Controller):
             match_id=match_id,
             version=state.version,
             seat=seat,
-            view=game.view(state, seat),
+            view=view_of(game, state, seat),
             game=game.name,
         )
 
@@ -358,7 +367,7 @@ class MatchController(Controller):
             match_id=match_id,
             version=played.state.version,
             seat=seat,
-            view=played.game.view(played.state, seat),
+            view=view_of(played.game, played.state, seat),
             events=event_outs(played.game, played.events, seat, over),
         )
         headers = {"Idempotent-Replayed": "true"} if played.replayed else None
@@ -419,7 +428,7 @@ class MatchController(Controller):
             token=played.token,
             version=played.state.version,
             status=played.state.status,
-            view=played.game.view(played.state, seat),
+            view=view_of(played.game, played.state, seat),
             events=event_outs(played.game, played.events, seat, played.state.status == "over"),
         )
         headers = {"Idempotent-Replayed": "true"} if played.replayed else None
@@ -500,7 +509,7 @@ class MatchController(Controller):
                     if after is None:
                         game, state = await uncancelled(service.game_state(match_id))
                         out = MatchOut(
-                            match_id, state.version, seat, game.view(state, seat), game.name
+                            match_id, state.version, seat, view_of(game, state, seat), game.name
                         )
                         yield ServerSentEventMessage(
                             data=_encoder.encode(out).decode(), event="view", id=state.version
