@@ -187,7 +187,7 @@ class SeatSummary(msgspec.Struct):
     name: str
     kind: Annotated[str, Meta(description="`human`, `bot`, or `open` (not claimed yet)")]
     bot_level: str | None
-    lives: Annotated[int | None, Meta(description="Cuccù: lives left (null in Cucco 21)")]
+    lives: Annotated[int | None, Meta(description="Cuccù: lives left (null in Cucco 21)")] = None
     chips: Annotated[int | None, Meta(description="Cucco 21: chips (null in Cuccù)")] = None
 
 
