@@ -98,8 +98,11 @@ def play_and_record(base: str, seed: int) -> tuple[str, Record, float]:
         mine = {s: current[s]["view"]["pending"] for s in tokens}
         for seat, token in tokens.items():
             step = mine[seat]
-            wrong = next(x for x in ("claim", "refuse", "trade", "exchange")
-                         if step is None or step["seat"] != seat or x not in step["choices"])  # fmt: skip
+            asked = step is not None and step["seat"] == seat
+            wrong = next(
+                x for x in ("claim", "refuse", "trade", "exchange")
+                if not asked or x not in step["choices"]
+            )  # fmt: skip
             resp = c.post(f"/matches/{mid}/commands", json={"type": wrong}, headers=bearer(token))
             assert resp.status_code != 200, resp.text
             record.add(seat, version, "error", resp.text)

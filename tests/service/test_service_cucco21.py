@@ -75,7 +75,9 @@ async def test_commands_play_a_cucco21_match_to_its_end_and_it_exports(
     export = await service.export(created.match_id)
     # the export's records, read as Cucco 21's: every deck opens to its commitment (C27)
     lines = [msgspec.json.decode(line) for line in export.splitlines()]
-    records = [parse_body(msgspec.json.encode(line["record"])) for line in lines if "record" in line]
+    records = [
+        parse_body(msgspec.json.encode(line["record"])) for line in lines if "record" in line
+    ]
     events = [created.game.event_from_record(r.type, r.schema, bytes(r.data)) for r in records]
     assert len(events) == state.version
     assert any(isinstance(e, DeckShuffled) for e in events)
