@@ -216,7 +216,7 @@ class MatchController(Controller):
             "last claim deals round 1."
         ),
         status_code=201,
-        responses=responses(400, 413, 422, 503),
+        responses=responses(400, 413, 415, 422, 503),
     )
     async def create(
         self,
@@ -328,7 +328,7 @@ class MatchController(Controller):
             "same response without a second effect; the same key with another body is 422."
         ),
         status_code=200,
-        responses=responses(400, 401, 403, 404, 409, 413, 422, 503),
+        responses=responses(400, 401, 403, 404, 409, 413, 415, 422, 503),
         security=BEARER,
     )
     async def command(
@@ -390,7 +390,7 @@ class MatchController(Controller):
         ),
         status_code=201,
         response_description="The claimed seat's token (shown only here) and its view",
-        responses=responses(400, 404, 409, 413, 422, 503),
+        responses=responses(400, 404, 409, 413, 415, 422, 503),
     )
     async def claim(
         self,
