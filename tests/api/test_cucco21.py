@@ -166,3 +166,12 @@ async def test_the_stream_sends_the_view_then_events_of_the_game(client: Client)
     resumed = await messages({"Last-Event-ID": "0"})  # every event, from the first
     assert [m[1]["version"] for m in resumed] == list(range(1, created["version"] + 1))
     assert all(m[0] == "event" and m[1]["game"] == "cucco21" for m in resumed)
+
+
+def test_the_command_schema_lists_every_games_commands_and_no_other() -> None:
+    from typing import get_args
+
+    from api.models import CommandType
+    from domain.games import GAMES
+
+    assert set(get_args(CommandType)) == {c for g in GAMES.values() for c in g.choices}
