@@ -94,5 +94,3 @@ class Game:
     summary: Callable[[Any], Standing]
     #: an event from a stored record's type, schema version and data (JSON bytes)
     event_from_record: Callable[[str, int, bytes], Any]
-    #: the struct types of a seat's view and of an event, for the API's schema
-    view_type: Any

@@ -120,5 +120,4 @@ GAME = Game(
     command_meta=command_meta,
     summary=summary,
     event_from_record=event_from_record,
-    view_type=MatchView,
 )
