@@ -22,7 +22,7 @@ from domain.games.game import HOST, Game, Standing
 from domain.pending import pending
 from domain.state import MatchState, initial_state, is_terminal
 from domain.turns import DEAL, automatic_turn, bot_level, has_expert, has_live_human
-from domain.views import MatchView, redact, view
+from domain.views import redact, view
 
 # --- hosting: what the service needs, in Cuccù's terms ----------------------------------------
 
