@@ -14,19 +14,21 @@ import asyncio
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from api.turns import Step, advance
-from domain import MatchState, has_expert, has_live_human
+from domain.games import CUCCU, Game
 
 
 def _warm() -> None:
     """Run in each new worker: import the bots before the first table arrives."""
     import domain.bots  # noqa: F401
+    import domain.games  # noqa: F401
 
 
-def needs_worker(state: MatchState) -> bool:
+def needs_worker(state: Any, game: Game = CUCCU) -> bool:
     """The bot turns after ``state`` may be long: an expert plays, or only bots are left."""
-    return has_expert(state) or not has_live_human(state)
+    return game.slow_bots(state)
 
 
 class BotPool:
@@ -47,17 +49,19 @@ class BotPool:
             )
         return self._executor
 
-    async def advance(self, state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]]:
-        """``api.turns.advance(state, seed)``, in a worker when it may be long."""
-        if self.workers <= 0 or not needs_worker(state):
-            return advance(state, seed)
+    async def advance(
+        self, state: Any, seed: int | None, game: Game = CUCCU
+    ) -> tuple[Any, list[Step]]:
+        """``api.turns.advance(state, seed, game)``, in a worker when it may be long."""
+        if self.workers <= 0 or not needs_worker(state, game):
+            return advance(state, seed, game)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), advance, state, seed)
+            return await loop.run_in_executor(self._pool(), advance, state, seed, game.name)
         except BrokenProcessPool:
             # a worker died (killed, out of memory): start a new pool and try once more
             self._executor = None
-            return await loop.run_in_executor(self._pool(), advance, state, seed)
+            return await loop.run_in_executor(self._pool(), advance, state, seed, game.name)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -35,7 +35,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 import httpx
 
@@ -104,6 +104,9 @@ class Reveal(TypedDict):
 
 
 class MatchView(TypedDict):
+    """A Cuccù match's view (``game`` is ``"cuccu"``)."""
+
+    game: NotRequired[Literal["cuccu"]]  # API 0.5.0
     viewer: int | None
     status: MatchStatus
     starting_lives: int
@@ -125,7 +128,51 @@ class MatchView(TypedDict):
     version: int
 
 
+class Cucco21SeatInfo(TypedDict):
+    seat: int
+    name: str
+    kind: str
+    bot_level: str | None
+    chips: int
+    alive: bool
+    bankrupt: bool
+    out: bool
+    holder: bool
+
+
+class Cucco21View(TypedDict):
+    """A Cucco 21 game's view (``game`` is ``"cucco21"``); docs/API.md, "Cucco 21"."""
+
+    game: Literal["cucco21"]
+    viewer: int | None
+    status: MatchStatus
+    starting_chips: int
+    powers: bool
+    max_sets: int | None
+    seats: list[Cucco21SeatInfo]
+    box: int
+    set_number: int
+    round: int
+    round_card: str
+    dealer: int
+    turn_order: list[int]
+    pending: PendingDecision | None
+    hand: str | None
+    revealed: list[Reveal]
+    deck_size: int
+    deck_number: int
+    discard: list[str]
+    round_events: list[dict[str, Any]]
+    winners: list[int]
+    version: int
+
+
+#: the view of a match of either game: read its ``game``
+AnyView = MatchView | Cucco21View
+
+
 class EventOut(TypedDict):
+    game: NotRequired[str]  # API 0.5.0: `cuccu` or `cucco21`
     version: int
     event: dict[str, Any]
 
@@ -134,13 +181,14 @@ class MatchOut(TypedDict):
     match_id: str
     version: int
     seat: int | None
-    view: MatchView
+    view: AnyView
+    game: NotRequired[str]  # API 0.5.0
 
 
 class SeatToken(TypedDict):
     seat: int
     token: str
-    view: MatchView  # this seat's own view (API 0.4.0)
+    view: AnyView  # this seat's own view (API 0.4.0)
 
 
 class CreatedMatch(TypedDict):
@@ -148,7 +196,8 @@ class CreatedMatch(TypedDict):
     version: int
     status: MatchStatus
     seat_tokens: list[SeatToken]
-    view: MatchView
+    view: AnyView
+    game: NotRequired[str]  # API 0.5.0
 
 
 class ClaimedSeat(TypedDict):
@@ -157,7 +206,7 @@ class ClaimedSeat(TypedDict):
     token: str
     version: int
     status: MatchStatus
-    view: MatchView
+    view: AnyView
     events: list[EventOut]
 
 
@@ -165,7 +214,7 @@ class CommandOut(TypedDict):
     match_id: str
     version: int
     seat: int
-    view: MatchView
+    view: AnyView
     events: list[EventOut]
 
 
@@ -175,6 +224,7 @@ class EventPage(TypedDict):
     seat: int | None
     events: list[EventOut]
     next_after: int | None
+    game: NotRequired[str]  # API 0.5.0
 
 
 class SeatSummary(TypedDict):
@@ -182,7 +232,8 @@ class SeatSummary(TypedDict):
     name: str
     kind: str
     bot_level: str | None
-    lives: int
+    lives: int | None  # Cuccù (null in Cucco 21)
+    chips: NotRequired[int | None]  # Cucco 21 (API 0.5.0)
 
 
 class MatchSummary(TypedDict):
@@ -190,13 +241,16 @@ class MatchSummary(TypedDict):
     status: MatchStatus
     created_at: str
     updated_at: str
-    starting_lives: int
+    starting_lives: int | None  # Cuccù (null in Cucco 21)
     seats: list[SeatSummary]
     winner: int | None
     rounds: int
     version: int
     seeded: bool
     open_seats: list[int]
+    game: NotRequired[str]  # API 0.5.0
+    options: NotRequired[dict[str, Any]]
+    winners: NotRequired[list[int]]
 
 
 class MatchList(TypedDict):
@@ -420,7 +474,11 @@ class StreamMessage:
         """The match is over after this message."""
         if self.event == "view":
             return bool(self.data.get("view", {}).get("status") == "over")
-        return bool(self.data.get("event", {}).get("type") == "match_won")
+        return self.data.get("event", {}).get("type") in LAST_EVENTS
+
+
+#: the type of each game's last event (Cuccù's ``match_won``, Cucco 21's ``game_ended``)
+LAST_EVENTS = frozenset({"match_won", "game_ended"})
 
 
 class _SseParser:
@@ -490,10 +548,15 @@ class _Base:
         starting_lives: int | None,
         seed: int | None,
         first_dealer: int | None,
+        game: str | None = None,
+        options: dict[str, Any] | None = None,
     ) -> _Call:
         body: dict[str, Any] = {"seats": seats}
+        if game is not None:
+            body["game"] = game
         if starting_lives is not None:
             body["starting_lives"] = starting_lives
+        body.update({k: v for k, v in (options or {}).items() if v is not None})
         if seed is not None:
             body["seed"] = seed
         if first_dealer is not None:
@@ -646,15 +709,20 @@ class Client(_Base):
         self,
         seats: list[SeatIn],
         *,
+        game: str | None = None,
         starting_lives: int | None = None,
+        starting_chips: int | None = None,
+        powers: bool | None = None,
+        max_sets: int | None = None,
         seed: int | None = None,
         first_dealer: int | None = None,
     ) -> CreatedMatch:
-        """``POST /matches``. The answer holds each human seat's token (shown only once) and
-        that seat's own view, so a creator can play at once."""
-        return cast(
-            CreatedMatch, self._call(self._create(seats, starting_lives, seed, first_dealer))
-        )
+        """``POST /matches``: a Cuccù match, or with ``game="cucco21"`` a Cucco 21 game (its
+        options: ``starting_chips``, ``powers``, ``max_sets``). The answer holds each human
+        seat's token (shown only once) and that seat's own view, so a creator can play at once."""
+        options = {"starting_chips": starting_chips, "powers": powers, "max_sets": max_sets}
+        call = self._create(seats, starting_lives, seed, first_dealer, game, options)
+        return cast(CreatedMatch, self._call(call))
 
     def list_matches(
         self,
@@ -862,11 +930,16 @@ class AsyncClient(_Base):
         self,
         seats: list[SeatIn],
         *,
+        game: str | None = None,
         starting_lives: int | None = None,
+        starting_chips: int | None = None,
+        powers: bool | None = None,
+        max_sets: int | None = None,
         seed: int | None = None,
         first_dealer: int | None = None,
     ) -> CreatedMatch:
-        call = self._create(seats, starting_lives, seed, first_dealer)
+        options = {"starting_chips": starting_chips, "powers": powers, "max_sets": max_sets}
+        call = self._create(seats, starting_lives, seed, first_dealer, game, options)
         return cast(CreatedMatch, await self._call(call))
 
     async def list_matches(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
 from domain import Event, MatchView
+from domain.games.cucco21.events import Event as Cucco21Event
+from domain.games.cucco21.views import GameView
 
 SeatName = Annotated[
     str,
@@ -23,9 +25,64 @@ SeatName = Annotated[
     ),
 ]
 BotLevel = Literal["random", "basic", "expert"]
+#: every game's command types (each game accepts its own: ``domain.games``' ``choices``)
 CommandType = Literal[
-    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round"
+    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round",
+    "trade", "refuse", "accept", "send_on", "claim", "decline",
+]  # fmt: skip
+
+
+# --- each game's views and events, tagged with the game's name ------------------------------
+# The domain's structs carry no game tag; these subclasses add ``"game"`` so that one schema
+# (a tagged ``oneOf``) describes the views and events of both games. A third game adds a line
+# to each of the two tables below.
+
+
+class CuccuView(MatchView, frozen=True, tag_field="game", tag="cuccu"):
+    """What a seat (or a spectator) may see of a Cuccù match."""
+
+
+class Cucco21View(GameView, frozen=True, tag_field="game", tag="cucco21"):
+    """What a seat (or a spectator) may see of a Cucco 21 game (CUCCO21 §9 hides the rest)."""
+
+
+AnyView = Annotated[
+    CuccuView | Cucco21View,
+    Meta(description="The match's view, `game` naming its game"),
 ]
+
+
+class EventOut(msgspec.Struct, tag_field="game", tag="cuccu"):
+    """A Cuccù event, as the caller may see it."""
+
+    version: Annotated[int, Meta(description="Position of the event in the match's stream")]
+    event: Annotated[Event, Meta(description="The event as the caller may see it")]
+
+
+class Cucco21EventOut(msgspec.Struct, tag_field="game", tag="cucco21"):
+    """A Cucco 21 event, as the caller may see it."""
+
+    version: Annotated[int, Meta(description="Position of the event in the match's stream")]
+    event: Annotated[Cucco21Event, Meta(description="The event as the caller may see it")]
+
+
+AnyEventOut = EventOut | Cucco21EventOut
+
+VIEW_TYPES: dict[str, type[CuccuView] | type[Cucco21View]] = {
+    "cuccu": CuccuView,
+    "cucco21": Cucco21View,
+}
+EVENT_OUT_TYPES: dict[str, type[EventOut] | type[Cucco21EventOut]] = {
+    "cuccu": EventOut,
+    "cucco21": Cucco21EventOut,
+}
+
+
+def tagged_view(game: str, view: Any) -> CuccuView | Cucco21View:
+    """The domain's view of a ``game`` match as the API sends it (with its ``game`` tag)."""
+    return VIEW_TYPES[game](*msgspec.structs.astuple(view))
+
+
 MatchStatus = Literal["new", "between_rounds", "in_round", "over"]
 
 
@@ -53,10 +110,46 @@ class SeatIn(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CreateMatchIn(msgspec.Struct, forbid_unknown_fields=True):
-    """A new match. A match of bots only is played to its end at once."""
+    """A new match of Cuccù (the default) or Cucco 21. A match of bots only is played to its
+    end at once. Each game takes its own options: Cuccù `starting_lives`; Cucco 21
+    `starting_chips`, `powers` and `max_sets`. An option of the other game is 422
+    `invalid-config`."""
 
-    seats: Annotated[list[SeatIn], Meta(min_length=2, max_length=20, description="2 to 20 seats")]
-    starting_lives: Annotated[int, Meta(ge=1, le=20, description="Lives per seat (1 to 20)")] = 3
+    seats: Annotated[
+        list[SeatIn],
+        Meta(min_length=2, max_length=20, description="2 to 20 seats (Cucco 21: 2 to 12)"),
+    ]
+    game: Annotated[
+        str,
+        Meta(
+            max_length=32,
+            description="`cuccu` (the default) or `cucco21`; another name is 422 "
+            "`unknown-game`, which lists the games",
+            examples=["cuccu", "cucco21"],
+        ),
+    ] = "cuccu"
+    starting_lives: (
+        Annotated[int, Meta(ge=1, le=20, description="Cuccù: lives per seat (1 to 20; 3)")] | None
+    ) = None
+    starting_chips: (
+        Annotated[int, Meta(ge=1, le=100, description="Cucco 21: chips per seat (1 to 100; 15)")]
+        | None
+    ) = None
+    powers: Annotated[
+        bool | None, Meta(description="Cucco 21: the six special cards' powers on (the default)")
+    ] = None
+    max_sets: (
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                le=1000,
+                description="Cucco 21: end after this many sets; omitted, play "
+                "until a seat is bankrupt",
+            ),
+        ]
+        | None
+    ) = None
     seed: (
         Annotated[
             int,
@@ -81,7 +174,7 @@ class SeatToken(msgspec.Struct):
         str, Meta(description="Secret bearer token of this seat. Shown once, stored only hashed.")
     ]
     view: Annotated[
-        MatchView,
+        CuccuView | Cucco21View,
         Meta(
             description="This seat's own view (its card, its pending decision): no second "
             "request needed to start playing"
@@ -94,7 +187,8 @@ class SeatSummary(msgspec.Struct):
     name: str
     kind: Annotated[str, Meta(description="`human`, `bot`, or `open` (not claimed yet)")]
     bot_level: str | None
-    lives: int
+    lives: Annotated[int | None, Meta(description="Cuccù: lives left (null in Cucco 21)")] = None
+    chips: Annotated[int | None, Meta(description="Cucco 21: chips (null in Cuccù)")] = None
 
 
 class MatchSummary(msgspec.Struct):
@@ -102,15 +196,23 @@ class MatchSummary(msgspec.Struct):
     status: MatchStatus
     created_at: dt.datetime
     updated_at: dt.datetime
-    starting_lives: int
+    starting_lives: Annotated[int | None, Meta(description="Cuccù: lives per seat")]
     seats: list[SeatSummary]
-    winner: int | None
+    winner: Annotated[int | None, Meta(description="The winning seat once over (Cuccù)")]
     rounds: int
     version: int
     seeded: bool
     open_seats: Annotated[
         list[int],
         Meta(description="Seats still waiting to be claimed; round 1 starts when none is left"),
+    ] = msgspec.field(default_factory=list)
+    game: Annotated[str, Meta(description="`cuccu` or `cucco21`")] = "cuccu"
+    options: Annotated[
+        dict[str, object],
+        Meta(description="The game's creation options (defaults filled in)"),
+    ] = msgspec.field(default_factory=dict)
+    winners: Annotated[
+        list[int], Meta(description="The winning seats once over (Cucco 21 may have several)")
     ] = msgspec.field(default_factory=list)
 
 
@@ -122,7 +224,10 @@ class CreatedMatch(msgspec.Struct):
         list[SeatToken],
         Meta(description="One per `human` seat (an `open` seat gets its token when claimed)"),
     ]
-    view: Annotated[MatchView, Meta(description="The spectator's view of the new match")]
+    view: Annotated[
+        CuccuView | Cucco21View, Meta(description="The spectator's view of the new match")
+    ]
+    game: Annotated[str, Meta(description="`cuccu` or `cucco21`")] = "cuccu"
 
 
 class MatchList(msgspec.Struct):
@@ -136,7 +241,8 @@ class MatchOut(msgspec.Struct):
     match_id: str
     version: Annotated[int, Meta(description="Number of events in the match's stream")]
     seat: Annotated[int | None, Meta(description="The caller's seat; null for a spectator")]
-    view: MatchView
+    view: AnyView
+    game: Annotated[str, Meta(description="`cuccu` or `cucco21`: how to read `view`")] = "cuccu"
 
 
 class ClaimIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -159,11 +265,11 @@ class ClaimedSeat(msgspec.Struct):
     version: int
     status: MatchStatus
     view: Annotated[
-        MatchView,
+        CuccuView | Cucco21View,
         Meta(description="The claimed seat's view (round 1 is dealt once every seat is taken)"),
     ]
     events: Annotated[
-        list[EventOut],
+        list[AnyEventOut],
         Meta(description="Events of the claim, and of round 1 and its bot turns if it started"),
     ]
 
@@ -185,18 +291,13 @@ class CommandIn(msgspec.Struct, forbid_unknown_fields=True):
     ) = None
 
 
-class EventOut(msgspec.Struct):
-    version: Annotated[int, Meta(description="Position of the event in the match's stream")]
-    event: Annotated[Event, Meta(description="The event as the caller may see it")]
-
-
 class CommandOut(msgspec.Struct):
     match_id: str
     version: int
     seat: int
-    view: MatchView
+    view: AnyView
     events: Annotated[
-        list[EventOut], Meta(description="Events of this command and the bot turns it triggered")
+        list[AnyEventOut], Meta(description="Events of this command and the bot turns it triggered")
     ]
 
 
@@ -204,10 +305,11 @@ class EventPage(msgspec.Struct):
     match_id: str
     version: Annotated[int, Meta(description="Current version of the stream")]
     seat: int | None
-    events: list[EventOut]
+    events: list[AnyEventOut]
     next_after: Annotated[
         int | None, Meta(description="Pass as `after` for the next page; null when up to date")
     ]
+    game: Annotated[str, Meta(description="`cuccu` or `cucco21`: how to read `events`")] = "cuccu"
 
 
 class Health(msgspec.Struct):

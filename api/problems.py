@@ -45,6 +45,7 @@ PROBLEM_TYPES = {
     "unsupported-media-type": (415, "Unsupported media type"),
     "validation-error": (422, "Invalid values"),
     "invalid-config": (422, "Invalid match configuration"),
+    "unknown-game": (422, "Unknown game"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "rate-limited": (429, "Too many requests"),
     "database-unavailable": (503, "Database unavailable"),
@@ -90,6 +91,8 @@ SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
     svc.MatchNotFinished: (409, "match-not-finished"),
     svc.IdempotencyKeyReused: (422, "idempotency-key-reused"),
     svc.InvalidRequest: (422, "validation-error"),
+    svc.UnknownGame: (422, "unknown-game"),
+    svc.InvalidOptions: (422, "invalid-config"),
 }
 
 #: domain error code -> (status, problem slug); the codes missing here (match_exists,

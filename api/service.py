@@ -38,20 +38,8 @@ from api.store import (
 from api.store.notify import Notifier, Subscription
 from api.store.seals import Sealer
 from api.turns import Step, _meta, advance, rng_for, shuffle
-from domain import (
-    GENESIS_HASH,
-    Choose,
-    ClaimSeat,
-    Command,
-    CreateMatch,
-    DomainError,
-    Event,
-    MatchState,
-    SeatSpec,
-    apply,
-    fold,
-    initial_state,
-)
+from domain import GENESIS_HASH, DomainError, SeatSpec
+from domain.games import CUCCU, DEFAULT_GAME, GAMES, Game, by_name
 
 __all__ = [
     "Step", "_meta", "advance", "rng_for", "shuffle",  # re-exported for the benches and the CLI
@@ -97,7 +85,7 @@ class MatchStore(Protocol):
         *,
         expected_version: int,
         prev_hash: str,
-        events: Sequence[Event],
+        events: Sequence[Any],
         summary: MatchSummary,
         meta: Mapping[str, Any] | None = None,
         metas: Sequence[Mapping[str, Any] | None] | None = None,
@@ -162,6 +150,15 @@ class InvalidRequest(ServiceError):
     """A value the service cannot use (a foreign cursor, a malformed Last-Event-ID)."""
 
 
+class UnknownGame(ServiceError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"there is no game {name!r}; the games are: {', '.join(GAMES)}")
+
+
+class InvalidOptions(ServiceError):
+    """Options that the match's game does not take."""
+
+
 # --- helpers -------------------------------------------------------------------------------
 
 
@@ -180,16 +177,28 @@ def claim_fingerprint(name: str) -> str:
     return (CLAIM_FINGERPRINT_PREFIX + digest)[:64]  # the column holds 64 characters
 
 
-def summary_of(state: MatchState, *, seats: bool = False) -> MatchSummary:
+def summary_of(state: Any, game: Game = CUCCU, *, seats: bool = False) -> MatchSummary:
     """The matches row after ``state``; ``seats`` also rewrites the stored seats (claims)."""
+    standing = game.summary(state)
     return MatchSummary(
-        status=state.status,
-        lives=list(state.lives),
-        winner=state.winner,
-        rounds=state.rounds_played,
-        version=state.version,
-        seats=[msgspec.to_builtins(s) for s in state.seats] if seats else None,
+        status=standing.status,
+        standing=list(standing.standing),
+        winners=list(standing.winners),
+        rounds=standing.rounds,
+        version=standing.version,
+        seats=[msgspec.to_builtins(s) for s in standing.seats] if seats else None,
     )
+
+
+def game_options(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's options, defaults filled in; InvalidOptions names any it does not take."""
+    unknown = sorted(set(options) - set(game.options))
+    if unknown:
+        raise InvalidOptions(
+            f"{game.name} has no option {', '.join(unknown)}; "
+            f"its options are: {', '.join(game.options)}"
+        )
+    return {**game.options, **options}
 
 
 # --- results -------------------------------------------------------------------------------
@@ -205,16 +214,18 @@ class Current:
     """
 
     seed: int | None
-    state: MatchState
+    state: Any
     last_hash: str
+    game: Game
 
 
 @dataclass(frozen=True)
 class Created:
     match_id: str
     tokens: dict[int, str]
-    state: MatchState
-    events: list[tuple[int, Event]]
+    state: Any
+    events: list[tuple[int, Any]]
+    game: Game
 
 
 @dataclass(frozen=True)
@@ -225,8 +236,9 @@ class Played:
     without a second effect. ``token``: a claim's new seat token.
     """
 
-    state: MatchState
-    events: list[tuple[int, Event]]
+    state: Any
+    events: list[tuple[int, Any]]
+    game: Game
     replayed: bool = False
     token: str | None = None
 
@@ -235,6 +247,15 @@ class Played:
 class EventsPage:
     record: MatchRecord
     stored: list[StoredEvent]
+
+    @property
+    def game(self) -> Game:
+        return by_name(self.record.game)
+
+    def numbered(self) -> list[tuple[int, Any]]:
+        """The page's events, read as its match's game's, with their versions."""
+        game = self.game
+        return [(s.version, s.event_of(game)) for s in self.stored]
 
 
 @dataclass(frozen=True)
@@ -300,22 +321,29 @@ class MatchService:
         entry = self._cache.get(match_id)
         if entry is None:
             record = await self.record(match_id)
+            game = by_name(record.game)
             stored = await self.store.load(match_id)
-            state = fold([s.event for s in stored], initial_state())
-            entry = Current(record.seed, state, stored[-1].hash if stored else GENESIS_HASH)
+            state = game.fold([s.event_of(game) for s in stored], game.initial())
+            entry = Current(record.seed, state, stored[-1].hash if stored else GENESIS_HASH, game)
         elif refresh:
             newer = await self.store.load(match_id, after=entry.state.version)
             if newer:
-                state = fold([s.event for s in newer], entry.state)
-                entry = Current(entry.seed, state, newer[-1].hash)
+                game = entry.game
+                state = game.fold([s.event_of(game) for s in newer], entry.state)
+                entry = Current(entry.seed, state, newer[-1].hash, game)
         else:
             self._cache.move_to_end(match_id)
             return entry, False
         return self._remember(match_id, entry), True
 
-    async def state(self, match_id: str) -> MatchState:
+    async def state(self, match_id: str) -> Any:
         """The match's state now (MatchNotFound if there is no such match)."""
         return (await self.current(match_id))[0].state
+
+    async def game_state(self, match_id: str) -> tuple[Game, Any]:
+        """The match's game and its state now."""
+        current = (await self.current(match_id))[0]
+        return current.game, current.state
 
     async def ensure_exists(self, match_id: str) -> None:
         """MatchNotFound unless the match exists (matches are never deleted)."""
@@ -374,20 +402,32 @@ class MatchService:
     async def create(
         self,
         seats: list[SeatSpec] | list[NewSeat],
-        starting_lives: int,
-        seed: int | None,
-        first_dealer: int | None,
+        starting_lives: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        *,
+        game: str = DEFAULT_GAME,
+        options: Mapping[str, Any] | None = None,
     ) -> Created:
+        """A new match of ``game`` with its ``options`` (``starting_lives`` is Cuccù's option,
+        as callers from before other games pass it)."""
+        try:
+            hosted = by_name(game)
+        except KeyError:
+            raise UnknownGame(game) from None
+        given = dict(options or {})
+        if starting_lives is not None:
+            given["starting_lives"] = starting_lives
+        chosen = game_options(hosted, given)
         specs = [s if isinstance(s, SeatSpec) else seat_specs([s])[0] for s in seats]
         match_id = str(uuid.uuid4())
         if first_dealer is None:
             first_dealer = rng_for(seed, 0, "first_dealer").randrange(max(len(specs), 1))
-        command = CreateMatch(
-            seats=tuple(specs), starting_lives=starting_lives, first_dealer=first_dealer
-        )
-        state, events = apply(initial_state(), command)  # DomainError: an invalid match
-        first = Step(command, "creator", events)
-        state, more = await self.bots.advance(state, seed)
+        command = hosted.create_command(tuple(specs), first_dealer, chosen)
+        # DomainError: an invalid match, in the game's own words
+        state, events = hosted.apply(hosted.initial(), command)
+        first = Step(command, "creator", events, hosted.name)
+        state, more = await self.bots.advance(state, seed, hosted)
         steps = [first, *more]
         tokens = {
             i: secrets.token_urlsafe(32) for i, spec in enumerate(specs) if spec.kind == "human"
@@ -399,18 +439,20 @@ class MatchService:
             prev_hash=GENESIS_HASH,
             events=all_events,
             metas=[_meta(s) for s in steps for _ in s.events],
-            summary=summary_of(state),
+            summary=summary_of(state, hosted),
             new_match=NewMatch(
                 id=match_id,
                 seats=[msgspec.to_builtins(s) for s in specs],
-                starting_lives=starting_lives,
                 seed=seed,
                 token_hashes={i: hash_token(t) for i, t in tokens.items()},
+                game=hosted.name,
+                options=chosen,
             ),
         )
-        self._remember(match_id, Current(seed, state, stored[-1].hash if stored else GENESIS_HASH))
-        await self._seal_if_over(match_id, state, stored)
-        return Created(match_id, tokens, state, list(enumerate(all_events, start=1)))
+        last_hash = stored[-1].hash if stored else GENESIS_HASH
+        self._remember(match_id, Current(seed, state, last_hash, hosted))
+        await self._seal_if_over(match_id, state, stored, hosted)
+        return Created(match_id, tokens, state, list(enumerate(all_events, start=1)), hosted)
 
     async def _replay(
         self, match_id: str, seat: int, key: str | None, fingerprint: str, reused: str
@@ -424,10 +466,12 @@ class MatchService:
             return None
         if previous.fingerprint != fingerprint:
             raise IdempotencyKeyReused(reused)
+        game = by_name((await self.record(match_id)).game)
         stored = await self.store.load(match_id, limit=previous.last_version)
-        state = fold([s.event for s in stored], initial_state())
-        numbered = [(s.version, s.event) for s in stored if s.version > previous.first_version]
-        return Played(state, numbered, replayed=True)
+        events = [(s.version, s.event_of(game)) for s in stored]
+        state = game.fold([e for _, e in events], game.initial())
+        numbered = [(v, e) for v, e in events if v > previous.first_version]
+        return Played(state, numbered, game, replayed=True)
 
     async def command(
         self,
@@ -460,13 +504,17 @@ class MatchService:
                 if (replayed := await replay()) is not None:
                     return replayed
                 raise StaleVersion(state.version, expected_version)
+            game = loaded.game
             try:
-                command: Command
-                if choice == "next_round":
-                    command = shuffle(rng_for(loaded.seed, state.version, "shuffle"))
-                else:
-                    command = Choose(seat=seat, choice=choice)  # type: ignore[arg-type]
-                new_state, events = apply(state, command)
+                if choice not in game.choices:
+                    raise DomainError(
+                        "illegal_choice",
+                        f"{game.name} has no command {choice!r}; "
+                        f"its commands are: {', '.join(game.choices)}",
+                    )
+                rng = rng_for(loaded.seed, state.version, "shuffle")
+                command = game.player_command(state, seat, choice, rng)
+                new_state, events = game.apply(state, command)
             except DomainError:
                 if not fresh:
                     refresh = True
@@ -474,8 +522,8 @@ class MatchService:
                 if (replayed := await replay()) is not None:
                     return replayed
                 raise
-            new_state, more = await self.bots.advance(new_state, loaded.seed)
-            steps = [Step(command, f"seat:{seat}", events), *more]
+            new_state, more = await self.bots.advance(new_state, loaded.seed, game)
+            steps = [Step(command, f"seat:{seat}", events, game.name), *more]
             all_events = [e for s in steps for e in s.events]
             try:
                 stored = await self.store.commit(
@@ -484,7 +532,7 @@ class MatchService:
                     prev_hash=loaded.last_hash,
                     events=all_events,
                     metas=[_meta(s) for s in steps for _ in s.events],
-                    summary=summary_of(new_state),
+                    summary=summary_of(new_state, game),
                     idempotency=(
                         IdempotencyRecord(
                             match_id, seat, idempotency_key, fingerprint,
@@ -498,19 +546,20 @@ class MatchService:
                 refresh = True
                 continue  # someone else appended first: reload and decide again
             last_hash = stored[-1].hash if stored else loaded.last_hash
-            self._remember(match_id, Current(loaded.seed, new_state, last_hash))
-            await self._seal_if_over(match_id, new_state, stored)
-            return Played(new_state, list(enumerate(all_events, start=state.version + 1)))
+            self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
+            await self._seal_if_over(match_id, new_state, stored, game)
+            numbered = list(enumerate(all_events, start=state.version + 1))
+            return Played(new_state, numbered, game)
         raise TooMuchContention()
 
     async def _seal_if_over(
-        self, match_id: str, state: MatchState, stored: list[StoredEvent]
+        self, match_id: str, state: Any, stored: list[StoredEvent], game: Game
     ) -> None:
         """Sign the match if the events just stored ended it (see api/signing.py)."""
         if self.sealer is not None and stored:
             await self.sealer.seal_if_over(
                 match_id,
-                over=state.status == "over",
+                over=game.is_over(state),
                 version=stored[-1].version,
                 last_hash=stored[-1].hash,
             )
@@ -544,25 +593,25 @@ class MatchService:
             if not await self.store.replace_seat_token(match_id, seat, hash_token(token)):
                 # the record and the token are stored together: a broken store
                 raise RuntimeError(f"claimed seat {seat} of {match_id!r} has no token")
-            return Played(played.state, played.events, replayed=True, token=token)
+            return Played(played.state, played.events, played.game, replayed=True, token=token)
 
         for _attempt in range(MAX_ATTEMPTS):
             if (replayed := await replay()) is not None:
                 return replayed
             current, _ = await self.current(match_id)  # the stored state: refused only on it
-            state = current.state
+            state, game = current.state, current.game
             if not 0 <= seat < len(state.seats):
                 raise SeatNotFound(match_id, seat)
-            command = ClaimSeat(seat=seat, name=name)
+            command = game.claim_command(seat, name)
             try:
-                new_state, events = apply(state, command)
+                new_state, events = game.apply(state, command)
             except DomainError:
                 # a twin request with this key may have taken the seat since the check above
                 if (replayed := await replay()) is not None:
                     return replayed
                 raise
-            new_state, more = await self.bots.advance(new_state, current.seed)
-            steps = [Step(command, f"seat:{seat}", events), *more]
+            new_state, more = await self.bots.advance(new_state, current.seed, game)
+            steps = [Step(command, f"seat:{seat}", events, game.name), *more]
             token = secrets.token_urlsafe(32)
             all_events = [e for s in steps for e in s.events]
             remembered = (
@@ -579,15 +628,15 @@ class MatchService:
                     prev_hash=current.last_hash,
                     events=all_events,
                     metas=[_meta(s) for s in steps for _ in s.events],
-                    summary=summary_of(new_state, seats=True),
+                    summary=summary_of(new_state, game, seats=True),
                     seat_tokens={seat: hash_token(token)},
                     idempotency=remembered,
                 )
             except ConcurrencyError:
                 continue  # someone else appended first: reload (the seat may be taken now)
             last_hash = stored[-1].hash if stored else current.last_hash
-            self._remember(match_id, Current(current.seed, new_state, last_hash))
-            await self._seal_if_over(match_id, new_state, stored)
+            self._remember(match_id, Current(current.seed, new_state, last_hash, game))
+            await self._seal_if_over(match_id, new_state, stored, game)
             numbered = list(enumerate(all_events, start=state.version + 1))
-            return Played(new_state, numbered, token=token)
+            return Played(new_state, numbered, game, token=token)
         raise TooMuchContention()

@@ -1,8 +1,11 @@
-"""The turns nobody sends: the service's deals and the bots' decisions, with their randomness.
+"""The turns nobody sends: the host's deals and shuffles and the bots' decisions, with their
+randomness.
 
 Pure computation over a folded state (no I/O), kept apart from the service so that a worker
 process runs it while importing only this module and ``domain``: the service hands expert
 tables to a process pool (api.bots_pool) so that their searches never hold the event loop.
+What is automatic, and how each step is built, is each game's to say (``domain.games``);
+chance is drawn here.
 """
 
 from __future__ import annotations
@@ -12,22 +15,9 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
-from domain import (
-    DEAL,
-    Choose,
-    Command,
-    Event,
-    MatchState,
-    StartRound,
-    apply,
-    automatic_turn,
-    shuffled_round,
-    view,
-)
-from domain.bots import choose as bot_choose
-from domain.turns import bot_level
+from domain import StartRound, shuffled_round
+from domain.games import CUCCU, Game, by_name
+from domain.games.game import HOST
 
 
 def rng_for(seed: int | None, version: int, purpose: str) -> random.Random:
@@ -38,6 +28,7 @@ def rng_for(seed: int | None, version: int, purpose: str) -> random.Random:
 
 
 def shuffle(rng: random.Random) -> StartRound:
+    """A Cuccù deal (the benches and the CLI call it by this name)."""
     return shuffled_round(rng, salt_bytes=32)
 
 
@@ -45,35 +36,35 @@ def shuffle(rng: random.Random) -> StartRound:
 class Step:
     """A command applied, with the events it produced and who issued it."""
 
-    command: Command
+    command: Any
     actor: str
-    events: list[Event]
+    events: list[Any]
+    #: the game's name (a step crosses back from a worker process by pickling)
+    game: str = CUCCU.name
 
 
 def _meta(step: Step) -> dict[str, Any]:
-    # A round's pack and salt live in its round_started event (hidden until round_ended);
-    # metadata names the command only, so it can never carry a card.
-    command = step.command
-    if isinstance(command, StartRound):
-        return {"actor": step.actor, "command": {"type": "start_round"}}
-    return {"actor": step.actor, "command": msgspec.to_builtins(command)}
+    """The stored metadata of a step's events: the actor and what the game lets the command
+    show (never a card or a salt)."""
+    return {"actor": step.actor, "command": by_name(step.game).command_meta(step.command)}
 
 
-def advance(state: MatchState, seed: int | None) -> tuple[MatchState, list[Step]]:
-    """Let the service and the bots act until a person must decide or the match is over
-    (who acts is ``domain.automatic_turn``'s rule)."""
+def advance(state: Any, seed: int | None, game: Game | str = CUCCU) -> tuple[Any, list[Step]]:
+    """Let the host and the bots act until a person must decide or the match is over
+    (who acts is the game's ``automatic_turn``)."""
+    if isinstance(game, str):  # from a worker process: the name crosses, not the functions
+        game = by_name(game)
     steps: list[Step] = []
-    while (turn := automatic_turn(state)) is not None:
-        command: Command
-        if turn == DEAL:
-            command = shuffle(rng_for(seed, state.version, "shuffle"))
+    while (turn := game.automatic_turn(state)) is not None:
+        if turn == HOST:
+            # "shuffle" names the purpose for both games: seeded Cuccù matches replay as before
+            command = game.host_command(state, rng_for(seed, state.version, "shuffle"))
             actor = "service"
         else:
             assert isinstance(turn, int)
-            level = bot_level(state, turn)
-            choice = bot_choose(level, view(state, turn), rng_for(seed, state.version, "bot"))
-            command = Choose(seat=turn, choice=choice)  # type: ignore[arg-type]
+            level = game.bot_level(state, turn)
+            command = game.bot_command(state, turn, rng_for(seed, state.version, "bot"))
             actor = f"bot:{level}"
-        state, events = apply(state, command)
-        steps.append(Step(command, actor, events))
+        state, events = game.apply(state, command)
+        steps.append(Step(command, actor, events, game.name))
     return state, steps

@@ -87,12 +87,14 @@ def play(index: int, first_seed: int) -> tuple[str, list[str], list[str]]:
     created = EPOCH + dt.timedelta(seconds=index)
     stamp = created.isoformat()
     summary = summary_of(state)
+    winner = summary.winners[0] if len(summary.winners) == 1 else "\\N"
     seats_json = msgspec.json.encode([msgspec.to_builtins(s) for s in specs]).decode()
     match_line = "\t".join(
         [
             match_id, summary.status, stamp, stamp, _copy_text(seats_json), str(LIVES),
-            json.dumps(summary.lives), str(summary.winner), str(summary.rounds),
-            str(summary.version), str(seed),
+            json.dumps(summary.standing), str(winner), str(summary.rounds),
+            str(summary.version), str(seed), "cuccu", json.dumps({"starting_lives": LIVES}),
+            json.dumps(summary.standing), json.dumps(summary.winners),
         ]
     )  # fmt: skip
     lines = []
@@ -134,7 +136,7 @@ def seed_chunk(args: tuple[str, str, int, int, int]) -> tuple[int, int]:
     ):
         with cur.copy(
             "COPY matches (id, status, created_at, updated_at, seats, starting_lives, lives, "
-            "winner, rounds, version, seed) FROM STDIN"
+            "winner, rounds, version, seed, game, options, standing, winners) FROM STDIN"
         ) as cp:
             cp.write(matches.getvalue())
         with cur.copy(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An example Cuccù bot that plays one seat of a match over HTTP only.
+"""An example bot that plays one seat of a Cuccù or Cucco 21 match over HTTP only.
 
 It uses the typed client (``api/client.py``: httpx and the standard library, nothing of the
 service or the rules), claims an open seat or plays a seat whose token it is given, follows the
@@ -8,8 +8,12 @@ match's event stream and answers every decision of its seat until the match is o
     python examples/bot.py http://127.0.0.1:8000/matches/MATCH_ID --seat 1 --name Robo
     python examples/bot.py http://127.0.0.1:8000/matches/MATCH_ID --token SEAT_TOKEN
 
-Its play: keep high cards and exchange low ones (more boldly with lives to spare or few players
-left), ask the innkeeper to pay, accept pledges, and start the next round when one is due.
+It reads the game from the match's view (``view.game``) and always picks among
+``view.pending.choices``. Its Cuccù play: keep high cards and exchange low ones (more boldly
+with lives to spare or few players left), ask the innkeeper to pay, accept pledges, and start
+the next round when one is due. Its Cucco 21 play: keep a card of 12 or more and trade a lower
+one, refuse with Lovers or Cat, send an asker on with House or Horse, claim what a Ceremony
+pays, and start the next round when one is due.
 Exit status: 0 once the match is over, 1 on an API error, 2 on bad arguments.
 """
 
@@ -22,10 +26,28 @@ from typing import Any
 from urllib.parse import urlsplit
 
 try:
-    from api.client import ApiError, Client, CommandOut, Conflict, MatchOut, MatchView
+    from api.client import (
+        AnyView,
+        ApiError,
+        Client,
+        CommandOut,
+        Conflict,
+        Cucco21View,
+        MatchOut,
+        MatchView,
+    )  # fmt: skip
 except ImportError:  # run from a checkout without installing it
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from api.client import ApiError, Client, CommandOut, Conflict, MatchOut, MatchView
+    from api.client import (
+        AnyView,
+        ApiError,
+        Client,
+        CommandOut,
+        Conflict,
+        Cucco21View,
+        MatchOut,
+        MatchView,
+    )  # fmt: skip
 
 # card id "<rank>#<copy>" -> how safe it is at scoring (RULES §3); a lone fool counts as the
 # lowest other card, so it is weak
@@ -40,8 +62,32 @@ def strength(card: str) -> float:
     return VALUES.get(card.split("#", 1)[0], 0)
 
 
-def choose(view: MatchView) -> str:
+def choose(view: AnyView) -> str:
     """The choice for this seat's pending decision, from its view alone."""
+    if view.get("game") == "cucco21":
+        return choose_cucco21(view)  # type: ignore[arg-type]
+    return choose_cuccu(view)  # type: ignore[arg-type]
+
+
+#: Cucco 21 (CUCCO21 §3): a card's value is its number, 1 to 21; trade below this one
+CUCCO21_KEEP_FROM = 12
+
+
+def choose_cucco21(view: Cucco21View) -> str:
+    pending = view["pending"]
+    assert pending is not None
+    choices = pending["choices"]
+    for preferred in ("next_round", "claim", "refuse", "send_on"):
+        if preferred in choices:
+            return preferred
+    if "keep" in choices and "trade" in choices:
+        card = view["hand"]
+        assert card is not None
+        return "keep" if int(card.split("#", 1)[0]) >= CUCCO21_KEEP_FROM else "trade"
+    return choices[0]
+
+
+def choose_cuccu(view: MatchView) -> str:
     pending = view["pending"]
     assert pending is not None
     kind = pending["kind"]
@@ -65,7 +111,8 @@ def choose(view: MatchView) -> str:
     return "exchange" if strength(card) <= threshold else "keep"
 
 
-def mine(view: MatchView) -> bool:
+def mine(view: AnyView) -> bool:
+    """This seat must decide, or may start the next round (any seat may)."""
     pending = view["pending"]
     if pending is None:
         return False
@@ -144,14 +191,26 @@ def main(argv: list[str] | None = None) -> int:
         except ApiError as exc:
             print(f"bot: {exc.status} {exc.slug}: {exc.detail}", file=sys.stderr)
             return 1
-    view = final["view"]
-    winner = view["winner"]
-    name = view["seats"][winner]["name"] if winner is not None else "nobody"
-    print(
-        f"match {match_id} over after round {view['round']}: seat {winner} ({name}) won; "
-        f"seat {seat} has {view['seats'][seat]['lives']} lives"
-    )
+    print(summary(match_id, final["view"], seat))
     return 0
+
+
+def summary(match_id: str, view: AnyView, seat: int) -> str:
+    """The closing line: who won, and what this seat has left."""
+    if view.get("game") == "cucco21":
+        game: Cucco21View = view  # type: ignore[assignment]
+        names = ", ".join(f"seat {w} ({game['seats'][w]['name']})" for w in game["winners"])
+        return (
+            f"match {match_id} over after round {game['round']}: {names or 'nobody'} won; "
+            f"seat {seat} has {game['seats'][seat]['chips']} chips"
+        )
+    cuccu: MatchView = view  # type: ignore[assignment]
+    winner = cuccu["winner"]
+    name = cuccu["seats"][winner]["name"] if winner is not None else "nobody"
+    return (
+        f"match {match_id} over after round {cuccu['round']}: seat {winner} ({name}) won; "
+        f"seat {seat} has {cuccu['seats'][seat]['lives']} lives"
+    )
 
 
 if __name__ == "__main__":

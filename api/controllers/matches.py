@@ -18,13 +18,16 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
 from api.models import (
+    EVENT_OUT_TYPES,
+    AnyEventOut,
     ClaimedSeat,
     ClaimIn,
     CommandIn,
     CommandOut,
     CreatedMatch,
     CreateMatchIn,
-    EventOut,
+    Cucco21View,
+    CuccuView,
     EventPage,
     MatchList,
     MatchOut,
@@ -32,12 +35,13 @@ from api.models import (
     MatchSummary,
     SeatSummary,
     SeatToken,
+    tagged_view,
 )
 from api.problems import responses
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
-from domain import Event, redact, view
+from domain.games import Game
 
 T = TypeVar("T")
 BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
@@ -79,39 +83,56 @@ async def caller_seat(
     return await service.seat_of(match_id, bearer_token(authorization), required=required)
 
 
+#: the name the list gives each game's score per seat (``MatchRecord.standing``)
+SCORE_FIELD = {"cuccu": "lives", "cucco21": "chips"}
+
+
 def summarize(r: MatchRecord) -> MatchSummary:
+    score = SCORE_FIELD.get(r.game, "lives")
+    cuccu = r.game == "cuccu"
     return MatchSummary(
         match_id=r.id,
         status=r.status,  # type: ignore[arg-type]
         created_at=r.created_at,
         updated_at=r.updated_at,
-        starting_lives=r.starting_lives,
+        starting_lives=r.options.get("starting_lives") if cuccu else None,
         seats=[
             SeatSummary(
                 seat=i,
                 name=str(s.get("name", "")),
                 kind=str(s.get("kind", "")),
                 bot_level=s.get("bot_level"),
-                lives=r.lives[i] if i < len(r.lives) else 0,
+                **{score: r.standing[i] if i < len(r.standing) else 0},
             )
             for i, s in enumerate(r.seats)
         ],
-        winner=r.winner,
+        winner=r.winners[0] if cuccu and r.winners else None,
         rounds=r.rounds,
         version=r.version,
         seeded=r.seed is not None,
         open_seats=[i for i, s in enumerate(r.seats) if s.get("kind") == "open"],
+        game=r.game,
+        options=dict(r.options),
+        winners=list(r.winners),
     )
 
 
 def event_outs(
-    numbered: Sequence[tuple[int, Event]], seat: int | None, over: bool
-) -> list[EventOut]:
-    return [EventOut(version=v, event=redact(e, seat, reveal_all=over)) for v, e in numbered]
+    game: Game, numbered: Sequence[tuple[int, Any]], seat: int | None, over: bool
+) -> list[AnyEventOut]:
+    redact, out = game.redact, EVENT_OUT_TYPES[game.name]
+    return [out(version=v, event=redact(e, seat, reveal_all=over)) for v, e in numbered]
 
 
-def stored_outs(stored: Sequence[StoredEvent], seat: int | None, over: bool) -> list[EventOut]:
-    return event_outs([(s.version, s.event) for s in stored], seat, over)
+def view_of(game: Game, state: Any, seat: int | None) -> CuccuView | Cucco21View:
+    """What ``seat`` (None: a spectator) may see now, tagged with the game."""
+    return tagged_view(game.name, game.view(state, seat))
+
+
+def stored_outs(
+    game: Game, stored: Sequence[StoredEvent], seat: int | None, over: bool
+) -> list[AnyEventOut]:
+    return event_outs(game, [(s.version, s.event_of(game)) for s in stored], seat, over)
 
 
 def encode_cursor(r: MatchRecord) -> str:
@@ -205,22 +226,34 @@ class MatchController(Controller):
         ],
         service: NamedDependency[MatchService],
     ) -> CreatedMatch:
+        options = {
+            name: value
+            for name, value in (
+                ("starting_lives", data.starting_lives),
+                ("starting_chips", data.starting_chips),
+                ("powers", data.powers),
+                ("max_sets", data.max_sets),
+            )
+            if value is not None
+        }
         created = await service.create(
             seats=[NewSeat(s.name, s.kind, s.bot_level) for s in data.seats],
-            starting_lives=data.starting_lives,
             seed=data.seed,
             first_dealer=data.first_dealer,
+            game=data.game,
+            options=options,
         )
-        state = created.state
+        state, game = created.state, created.game
         return CreatedMatch(
             match_id=created.match_id,
             version=state.version,
             status=state.status,
             seat_tokens=[
-                SeatToken(seat=s, token=t, view=view(state, s))
+                SeatToken(seat=s, token=t, view=view_of(game, state, s))
                 for s, t in sorted(created.tokens.items())
             ],
-            view=view(state, None),
+            view=view_of(game, state, None),
+            game=created.game.name,
         )
 
     @get(
@@ -277,8 +310,14 @@ class MatchController(Controller):
     ) -> MatchOut:
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=False)
-        state = await service.state(match_id)
-        return MatchOut(match_id=match_id, version=state.version, seat=seat, view=view(state, seat))
+        game, state = await service.game_state(match_id)
+        return MatchOut(
+            match_id=match_id,
+            version=state.version,
+            seat=seat,
+            view=view_of(game, state, seat),
+            game=game.name,
+        )
 
     @post(
         "/{match_id:str}/commands",
@@ -328,8 +367,8 @@ class MatchController(Controller):
             match_id=match_id,
             version=played.state.version,
             seat=seat,
-            view=view(played.state, seat),
-            events=event_outs(played.events, seat, over),
+            view=view_of(played.game, played.state, seat),
+            events=event_outs(played.game, played.events, seat, over),
         )
         headers = {"Idempotent-Replayed": "true"} if played.replayed else None
         return Response(body, status_code=200, headers=headers)
@@ -389,8 +428,8 @@ class MatchController(Controller):
             token=played.token,
             version=played.state.version,
             status=played.state.status,
-            view=view(played.state, seat),
-            events=event_outs(played.events, seat, played.state.status == "over"),
+            view=view_of(played.game, played.state, seat),
+            events=event_outs(played.game, played.events, seat, played.state.status == "over"),
         )
         headers = {"Idempotent-Replayed": "true"} if played.replayed else None
         return Response(body, status_code=201, headers=headers)
@@ -426,8 +465,9 @@ class MatchController(Controller):
             match_id=match_id,
             version=record.version,
             seat=seat,
-            events=stored_outs(stored, seat, over),
+            events=stored_outs(page.game, stored, seat, over),
             next_after=last if more else None,
+            game=record.game,
         )
 
     @get(
@@ -467,8 +507,10 @@ class MatchController(Controller):
                 try:
                     after = resume
                     if after is None:
-                        state = await uncancelled(service.state(match_id))
-                        out = MatchOut(match_id, state.version, seat, view(state, seat))
+                        game, state = await uncancelled(service.game_state(match_id))
+                        out = MatchOut(
+                            match_id, state.version, seat, view_of(game, state, seat), game.name
+                        )
                         yield ServerSentEventMessage(
                             data=_encoder.encode(out).decode(), event="view", id=state.version
                         )
@@ -477,7 +519,7 @@ class MatchController(Controller):
                         page = await uncancelled(service.events(match_id, after, 500))
                         over = page.record.status == "over"
                         stored = page.stored
-                        for out_ev in stored_outs(stored, seat, over):
+                        for out_ev in stored_outs(page.game, stored, seat, over):
                             yield ServerSentEventMessage(
                                 data=_encoder.encode(out_ev).decode(),
                                 event="event",

@@ -34,6 +34,7 @@ from domain.envelope import (
     parse_body,
     record_body,
 )
+from domain.games import Game
 
 
 class ConcurrencyError(Exception):
@@ -61,6 +62,10 @@ def _is_down(exc: DBAPIError) -> bool:
     """An operational failure (connection lost, server shutting down), not a bad query."""
     code = getattr(exc.orig, "sqlstate", None) or ""
     return code[:2] in ("08", "57") or "OperationalError" in type(exc.orig).__name__
+
+
+#: the matches columns a statement's parameters carry as JSON text
+_JSON_COLUMNS = frozenset({"seats", "standing", "winners", "lives"})
 
 
 def _jsonb(value: Any) -> str:
@@ -183,6 +188,14 @@ class StoredEvent:
             return legacy_event(body)
         return parse_body(body).event
 
+    def event_of(self, game: Game) -> Any:
+        """The event its record holds, read as ``game``'s (the match's game)."""
+        body = self.body.encode("utf-8")
+        if self.envelope == LEGACY_ENVELOPE:  # only Cuccù matches are older than envelope 2
+            return legacy_event(body)
+        record = parse_body(body)
+        return game.read_event(record.type, record.schema, bytes(record.data))
+
 
 @dataclass(frozen=True)
 class MatchRecord:
@@ -191,12 +204,15 @@ class MatchRecord:
     created_at: dt.datetime
     updated_at: dt.datetime
     seats: list[dict[str, Any]]
-    starting_lives: int
-    lives: list[int]
-    winner: int | None
     rounds: int
     version: int
     seed: int | None
+    #: the game's name in the registry (``domain.games``), its creation options, each seat's
+    #: score in the game's unit (Cuccù's lives, Cucco 21's chips) and the winning seats
+    game: str = "cuccu"
+    options: dict[str, Any] = field(default_factory=dict)
+    standing: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -204,8 +220,8 @@ class MatchSummary:
     """What the ``matches`` row says about a stream after the events of a commit."""
 
     status: str
-    lives: list[int]
-    winner: int | None
+    standing: list[int]
+    winners: list[int]
     rounds: int
     version: int
     #: the seats as they are now (after claims); None leaves the stored seats as they are
@@ -216,8 +232,15 @@ class MatchSummary:
 class NewMatch:
     id: str
     seats: list[dict[str, Any]]
-    starting_lives: int
     seed: int | None
+    game: str = "cuccu"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def starting_lives(self) -> int:
+        """The pre-0004 column's mirror: the option of that name, or 0."""
+        return int(self.options.get("starting_lives", 0))
+
     token_hashes: Mapping[int, str] = field(default_factory=dict)
 
 
@@ -272,13 +295,19 @@ def _row_to_match(row: sa.Row[Any]) -> MatchRecord:
         created_at=_aware(row.created_at),
         updated_at=_aware(row.updated_at),
         seats=row.seats,
-        starting_lives=row.starting_lives,
-        lives=row.lives,
-        winner=row.winner,
         rounds=row.rounds,
         version=row.version,
         seed=row.seed,
+        game=row.game,
+        options=_json(row.options),
+        standing=_json(row.standing),
+        winners=_json(row.winners),
     )
+
+
+def _json(value: Any) -> Any:
+    """Some drivers hand JSON columns back as text."""
+    return msgspec.json.decode(value) if isinstance(value, str) else value
 
 
 def verify_chain(stored: Sequence[StoredEvent]) -> None:
@@ -502,7 +531,7 @@ class EventStore:
                 {
                     "match_id": match_id,
                     "version": i,
-                    "type": event_type(event),
+                    "type": event_type(event),  # the tag, whichever game's event it is
                     "data": data,
                     "meta": m,
                     "recorded_at": stamp,
@@ -515,8 +544,11 @@ class EventStore:
             prev = h
         summary_values: dict[str, Any] = {
             "status": summary.status,
-            "lives": summary.lives,
-            "winner": summary.winner,
+            "standing": summary.standing,
+            "winners": summary.winners,
+            # the pre-0004 columns, mirrored (migrations/versions/0004_match_game.py)
+            "lives": summary.standing,
+            "winner": summary.winners[0] if len(summary.winners) == 1 else None,
             "rounds": summary.rounds,
             "version": summary.version,
             "updated_at": stamp,
@@ -546,6 +578,8 @@ class EventStore:
                             id=match_id,
                             created_at=stamp,
                             seats=new_match.seats,
+                            game=new_match.game,
+                            options=dict(new_match.options),
                             starting_lives=new_match.starting_lives,
                             seed=new_match.seed,
                             **summary_values,
@@ -642,7 +676,7 @@ class EventStore:
         from psycopg_pool import PoolTimeout
 
         params: dict[str, Any] = {
-            k: _jsonb(v) if k in ("lives", "seats") else v for k, v in summary_values.items()
+            k: _jsonb(v) if k in _JSON_COLUMNS else v for k, v in summary_values.items()
         }
         params.update(
             _id=match_id,
@@ -655,6 +689,8 @@ class EventStore:
             params.update(
                 seats=_jsonb(new_match.seats),
                 created_at=stamp,
+                game=new_match.game,
+                options=_jsonb(dict(new_match.options)),
                 starting_lives=new_match.starting_lives,
                 seed=new_match.seed,
             )

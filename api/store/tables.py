@@ -32,6 +32,14 @@ matches = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("seats", JsonType, nullable=False),
+    # the game in the registry (domain.games), its creation options, each seat's score in
+    # the game's unit (lives, chips) and the winning seats (revision 0004)
+    sa.Column("game", sa.String(32), nullable=False, server_default="cuccu"),
+    sa.Column("options", JsonType, nullable=False, server_default="{}"),
+    sa.Column("standing", JsonType, nullable=False, server_default="[]"),
+    sa.Column("winners", JsonType, nullable=False, server_default="[]"),
+    # the columns from before revision 0004, kept as mirrors of the generic ones (lives =
+    # standing, winner = the single winner, starting_lives = that option or 0): see 0004
     sa.Column("starting_lives", sa.Integer, nullable=False),
     sa.Column("lives", JsonType, nullable=False),
     sa.Column("winner", sa.Integer, nullable=True),

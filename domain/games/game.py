@@ -7,11 +7,32 @@ what is here. Nothing outside a game's own package knows its rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
+
+import msgspec
 
 from domain.audit_record import GameAudit
+from domain.commands import SeatSpec
+
+#: ``automatic_turn``'s answer when the host (the service, with its randomness) must act
+HOST: Final = "host"
+
+
+class Standing(msgspec.Struct, frozen=True):
+    """What a list of matches shows of one: the same shape for every game.
+
+    ``standing`` is each seat's score in the game's own unit (Cuccù's lives, Cucco 21's chips);
+    ``winners`` is empty until the game is over.
+    """
+
+    status: str
+    standing: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: int
+    version: int
+    seats: tuple[SeatSpec, ...]
 
 
 @dataclass(frozen=True)
@@ -50,3 +71,30 @@ class Game:
     read_event: Callable[[str, int, bytes], Any]
     #: the game's own audit checks and what the generic ones need of it (``domain.audit``)
     audit: GameAudit
+
+    # --- hosting (api/): what the adapters need so that they know no game's rules ----------
+    #: the command that opens a match: its seats, its first dealer and the game's own options
+    #: (validated names only: ``option_names``); the game's ``decide`` refuses a bad config
+    create_command: Callable[[tuple[SeatSpec, ...], int, Mapping[str, Any]], Any]
+    #: the options ``create_command`` takes besides seats and first dealer, with defaults
+    options: Mapping[str, Any]
+    #: who acts when no person must: ``HOST`` (a deal or shuffle), a bot's seat, or None
+    automatic_turn: Callable[[Any], str | int | None]
+    #: the host's command for the step it must answer now, with chance drawn from ``rng``
+    host_command: Callable[[Any, Any], Any]
+    #: the command a player's ``{"type": choice}`` stands for (``rng``: a next round's deal)
+    player_command: Callable[[Any, int, str, Any], Any]
+    #: every ``type`` a player may send, for the API's schema and its errors
+    choices: tuple[str, ...]
+    #: a person's claim of an open seat under a display name
+    claim_command: Callable[[int, str], Any]
+    #: the level of the bot at a seat, and the command it chooses (reading its view only)
+    bot_level: Callable[[Any, int], str]
+    bot_command: Callable[[Any, int, Any], Any]
+    #: the bot turns after this state may be long (an expert plays, or only bots are left)
+    slow_bots: Callable[[Any], bool]
+    #: what an event's stored metadata says of the command that caused it: never a card
+    #: or a salt, which the game's own events reveal when the rules allow
+    command_meta: Callable[[Any], dict[str, Any]]
+    #: the matches row of a state
+    summary: Callable[[Any], Standing]

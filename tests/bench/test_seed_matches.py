@@ -35,8 +35,8 @@ def rows(url: str, match_id: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]
     name = make_url(url).database
     with admin_connection(make_url(url), name) as conn:
         match = conn.execute(
-            "SELECT status, seats, starting_lives, lives, winner, rounds, version, seed "
-            "FROM matches WHERE id = %s",
+            "SELECT status, seats, starting_lives, lives, winner, rounds, version, seed, game, "
+            "options, standing, winners FROM matches WHERE id = %s",
             (match_id,),
         ).fetchone()
         # not the hashes: they cover the match id and time, which differ (the chain of the
@@ -46,7 +46,10 @@ def rows(url: str, match_id: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]
             "WHERE match_id = %s ORDER BY version",
             (match_id,),
         ).fetchall()
-    keys = ("status", "seats", "starting_lives", "lives", "winner", "rounds", "version", "seed")
+    keys = (
+        "status", "seats", "starting_lives", "lives", "winner", "rounds", "version", "seed",
+        "game", "options", "standing", "winners",
+    )  # fmt: skip
     return dict(zip(keys, match, strict=True)), events
 
 

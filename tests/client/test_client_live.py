@@ -252,3 +252,39 @@ async def test_an_async_claim_survives_its_lost_answer(sqlite_server: Server) ->
         assert len(lossy.claims) == 2
         assert claimed["view"]["round"] == 1 and ann.token == claimed["token"]
         assert (await ann.get_match(mid))["seat"] == 0
+
+
+def test_sync_client_plays_a_cucco21_game_while_streaming(server: Server) -> None:
+    with Client(server.base) as me, Client(server.base) as watcher:
+        created = me.create_match(
+            [open_seat(), bot("Bo"), bot("Cy", "random")],
+            game="cucco21",
+            starting_chips=3,
+            max_sets=1,
+            seed=12,
+        )
+        mid = created["match_id"]
+        assert created["game"] == "cucco21" and created["view"]["game"] == "cucco21"
+        assert mid in [m["match_id"] for m in watcher.lobby()]
+        with pytest.raises(ValidationFailed) as refused:
+            me.create_match([human("A"), human("B")], game="cucco21", starting_lives=3)
+        assert refused.value.slug == "invalid-config"
+        seen: list[StreamMessage] = []
+        thread = threading.Thread(target=lambda: seen.extend(watcher.stream(mid)), daemon=True)
+        thread.start()
+        me.claim_seat(mid, 0, "Ann")
+        for _ in range(3000):
+            current = me.get_match(mid)
+            pending = current["view"]["pending"]
+            if pending is None:
+                break
+            me.send_command(mid, pending["choices"][0], expected_version=current["version"])
+        thread.join(timeout=30)
+        final = me.get_match(mid)
+        assert final["view"]["status"] == "over" and final["view"]["winners"]
+        assert seen[-1].ends_match and seen[-1].id == final["version"]
+        listed = next(m for m in me.iter_matches(status="over") if m["match_id"] == mid)
+        assert listed["game"] == "cucco21" and listed["winners"] == final["view"]["winners"]
+        records = me.export_records(mid)
+        assert records[0]["record"]["type"] == "game_created"
+        assert records[-1]["record"]["type"] == "game_ended"

@@ -151,3 +151,54 @@ def test_the_bot_uses_no_domain_code_and_chooses_sensibly() -> None:
     assert bot.choose(view("inn_choice", "zero#1")) == "inn_ask_pay"
     assert bot.choose(view("inn_response", "inn#1")) == "inn_accept"
     assert bot.parse_match_url("http://h:1/api/matches/abc/") == ("http://h:1/api", "abc")
+
+
+def test_bot_processes_claim_open_seats_and_play_a_cucco21_game_to_its_end(
+    server: Server,
+) -> None:
+    body = {
+        "game": "cucco21",
+        "seats": [
+            {"name": "open", "kind": "open"},
+            {"name": "open", "kind": "open"},
+            {"name": "Bo", "kind": "bot", "bot_level": "basic"},
+        ],
+        "starting_chips": 4,
+        "max_sets": 2,
+    }
+    created = httpx.post(f"{server.base}/matches", json=body, timeout=30).json()
+    mid = created["match_id"]
+    outs = run_bots(server, mid, *([f"--seat={i}", f"--name=robo{i}"] for i in range(2)))
+    final = get(server, f"/matches/{mid}")
+    view = final["view"]
+    assert final["game"] == "cucco21" and view["status"] == "over" and view["winners"]
+    names = ", ".join(f"seat {w} ({view['seats'][w]['name']})" for w in view["winners"])
+    for seat, out in enumerate(outs):
+        assert f"{names} won" in out, out
+        assert f"seat {seat} has {view['seats'][seat]['chips']} chips" in out, out
+    # the two claimed seats made choices of their own (not only the service's bot)
+    page = get(server, f"/matches/{mid}/events?limit=1000")
+    actors = {
+        e["event"].get("seat") for e in page["events"] if e["event"]["type"] in ("kept", "asked")
+    }
+    assert {0, 1} <= actors
+
+
+def test_the_cucco21_policy_answers_every_prompt_from_its_choices() -> None:
+    bot = load_bot()
+    base: dict[str, Any] = {"game": "cucco21", "viewer": 0, "hand": "3#1"}
+    for choices, expected in (
+        (["keep", "trade"], "trade"),
+        (["refuse", "accept"], "refuse"),
+        (["send_on", "accept"], "send_on"),
+        (["claim", "decline"], "claim"),
+        (["next_round"], "next_round"),
+    ):
+        view = {**base, "pending": {"seat": 0, "kind": "x", "choices": choices}}
+        assert bot.choose(view) == expected
+    high = {
+        **base,
+        "hand": "20#2",
+        "pending": {"seat": 0, "kind": "turn", "choices": ["keep", "trade"]},
+    }
+    assert bot.choose(high) == "keep"

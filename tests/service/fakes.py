@@ -134,15 +134,15 @@ class InMemoryStore:
         if new_match is not None:
             record = MatchRecord(
                 id=match_id, status=summary.status, created_at=stamp, updated_at=stamp,
-                seats=new_match.seats, starting_lives=new_match.starting_lives,
-                lives=summary.lives, winner=summary.winner, rounds=summary.rounds,
-                version=summary.version, seed=new_match.seed,
+                seats=new_match.seats, rounds=summary.rounds, version=summary.version,
+                seed=new_match.seed, game=new_match.game, options=dict(new_match.options),
+                standing=summary.standing, winners=summary.winners,
             )  # fmt: skip
         else:
             assert record is not None
             record = dataclasses.replace(
-                record, status=summary.status, updated_at=stamp, lives=summary.lives,
-                winner=summary.winner, rounds=summary.rounds, version=summary.version,
+                record, status=summary.status, updated_at=stamp, standing=summary.standing,
+                winners=summary.winners, rounds=summary.rounds, version=summary.version,
                 seats=summary.seats if summary.seats is not None else record.seats,
             )  # fmt: skip
         self.matches[match_id] = record

@@ -182,8 +182,8 @@ async def test_a_match_in_progress_goes_on_with_current_records(
         metas=[{"actor": "service", "command": {"type": "test"}}] * len(events),
         summary=MatchSummary(
             status=final.status,
-            lives=list(final.lives),
-            winner=final.winner,
+            standing=list(final.lives),
+            winners=[] if final.winner is None else [final.winner],
             rounds=final.rounds_played,
             version=final.version,
         ),

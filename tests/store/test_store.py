@@ -66,8 +66,8 @@ async def store(engine: AsyncEngine) -> EventStore:
 def summary_of(state: MatchState) -> MatchSummary:
     return MatchSummary(
         status=state.status,
-        lives=list(state.lives),
-        winner=state.winner,
+        standing=list(state.lives),
+        winners=[] if state.winner is None else [state.winner],
         rounds=state.rounds_played,
         version=state.version,
     )
@@ -93,9 +93,9 @@ async def new_match(
         new_match=NewMatch(
             id=match_id,
             seats=[{"name": s.name, "kind": s.kind} for s in SEATS],
-            starting_lives=2,
             seed=None,
             token_hashes=tokens or {},
+            options={"starting_lives": 2},
         ),
     )
     return match_id, state
@@ -174,7 +174,7 @@ async def test_two_concurrent_appends_exactly_one_wins(store: EventStore) -> Non
                 expected_version=state.version,
                 prev_hash=stored[-1].hash,
                 events=extra,
-                summary=MatchSummary("in_round", [2, 2, 2], None, 0, state.version + 1),
+                summary=MatchSummary("in_round", [2, 2, 2], [], 0, state.version + 1),
             )
             return True
         except ConcurrencyError:
@@ -197,7 +197,7 @@ async def test_duplicate_match_id_is_a_conflict(store: EventStore) -> None:
             prev_hash=GENESIS_HASH,
             events=events,
             summary=summary_of(state),
-            new_match=NewMatch(id=match_id, seats=[], starting_lives=2, seed=None),
+            new_match=NewMatch(id=match_id, seats=[], seed=None, options={"starting_lives": 2}),
         )
 
 
@@ -263,7 +263,7 @@ async def test_commit_wakes_subscribers(store: EventStore) -> None:
             expected_version=state.version,
             prev_hash=stored[-1].hash,
             events=opening()[1][-1:],
-            summary=MatchSummary("in_round", [2, 2, 2], None, 0, state.version + 1),
+            summary=MatchSummary("in_round", [2, 2, 2], [], 0, state.version + 1),
         )
         assert await sub.wait(2.0)
         assert sub.latest == state.version + 1
@@ -290,7 +290,7 @@ async def test_postgres_notify_reaches_another_listener(postgres_url: str) -> No
                 prev_hash=GENESIS_HASH,
                 events=events,
                 summary=summary_of(state),
-                new_match=NewMatch(id=match_id, seats=[], starting_lives=2, seed=None),
+                new_match=NewMatch(id=match_id, seats=[], seed=None, options={"starting_lives": 2}),
             )
             assert await sub.wait(5.0)
             assert sub.latest == len(events)

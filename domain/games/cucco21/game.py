@@ -1,13 +1,118 @@
 """Cucco 21 behind the game seam (``domain.games.game.Game``).
 
-Everything here is a plain reference to the package's modules; nothing is decided here.
+Everything here is a plain reference to the package's modules, or a few lines that say, in the
+game's own terms, what a host needs (who acts when no person must, the host's shuffles, the
+bots' commands, the matches row); nothing of the rules is decided here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, Final, cast
+
+import msgspec
+
+from domain.commands import SeatSpec
 from domain.games.cucco21 import commands, decide, events, evolve, pending, state, views
 from domain.games.cucco21.audit import AUDIT
-from domain.games.game import Game
+from domain.games.cucco21.bots import NEEDS_LOG
+from domain.games.cucco21.bots import choose as bot_choose
+from domain.games.cucco21.cards import CARDS
+from domain.games.cucco21.config import DEFAULT_CHIPS, Config
+from domain.games.cucco21.fairness import shuffled
+from domain.games.game import HOST, Game, Standing
+
+# --- hosting: what the service needs, in Cucco 21's terms -----------------------------------
+
+#: a deck's salt: 32 bytes, as the service salts Cuccù's rounds (C27 asks for at least 16)
+SALT_BYTES: Final = 32
+#: what a player may send: every prompt's answers, and ``next_round`` between rounds
+CHOICES: Final[tuple[str, ...]] = (*commands.CHOICES, "next_round")
+
+
+def create_command(
+    seats: tuple[SeatSpec, ...], first_dealer: int, options: Mapping[str, Any]
+) -> commands.CreateGame:
+    return commands.CreateGame(
+        Config(
+            seats=seats,
+            starting_chips=int(options["starting_chips"]),
+            powers=bool(options["powers"]),
+            max_sets=options["max_sets"],
+            first_dealer=first_dealer,
+        )
+    )
+
+
+def has_live_human(s: state.GameState) -> bool:
+    """A human seat is not bankrupt: it may start the next round itself."""
+    return any(
+        spec.kind == "human" and not (s.bankrupt and s.bankrupt[i])
+        for i, spec in enumerate(s.seats)
+    )
+
+
+def automatic_turn(s: state.GameState) -> str | int | None:
+    """Every shuffle is the host's; the first round starts as soon as every seat is taken, a
+    later one by itself only once no human seat is left in the game (as in Cuccù)."""
+    step = pending.pending(s)
+    if step is None or step.kind == "claim_seat":
+        return None
+    if step.kind == "shuffle":
+        return HOST
+    if step.kind == "next_round":
+        return None if s.rounds_played > 0 and has_live_human(s) else HOST
+    assert step.seat is not None
+    return step.seat if s.seats[step.seat].kind == "bot" else None
+
+
+def host_command(s: state.GameState, rng: Any) -> commands.Command:
+    """A shuffle of the pile the step names (all the cards, or the discard pile), or the next
+    round's start."""
+    step = pending.pending(s)
+    if step is not None and step.kind == "shuffle":
+        return shuffled(CARDS if s.deck_number == 0 else s.discard, rng, salt_bytes=SALT_BYTES)
+    return commands.StartRound()
+
+
+def player_command(s: state.GameState, seat: int, choice: str, rng: Any) -> commands.Command:
+    if choice == "next_round":
+        return commands.StartRound()
+    return commands.Choose(seat=seat, choice=cast(commands.Choice, choice))
+
+
+def bot_level(s: state.GameState, seat: int) -> str:
+    return s.seats[seat].bot_level or "random"
+
+
+def bot_command(s: state.GameState, seat: int, rng: Any) -> commands.Choose:
+    level = bot_level(s, seat)
+    seen = views.view(s, seat, with_log=level in NEEDS_LOG)
+    return commands.Choose(seat=seat, choice=cast(commands.Choice, bot_choose(level, seen, rng)))
+
+
+def slow_bots(s: state.GameState) -> bool:
+    expert = any(spec.kind == "bot" and spec.bot_level == "expert" for spec in s.seats)
+    return expert or not has_live_human(s)
+
+
+def command_meta(command: commands.Command) -> dict[str, Any]:
+    # a deck's order and salt live in its deck_shuffled event, hidden until deck_opened (C27)
+    if isinstance(command, commands.Shuffle):
+        return {"type": "shuffle"}
+    return cast(dict[str, Any], msgspec.to_builtins(command))
+
+
+def summary(s: state.GameState) -> Standing:
+    return Standing(
+        status=s.status,
+        standing=s.chips,
+        winners=s.winners,
+        rounds=s.rounds_played,
+        version=s.version,
+        seats=s.seats,
+    )
+
 
 GAME = Game(
     name="cucco21",
@@ -26,6 +131,18 @@ GAME = Game(
     encode_event=events.encode_event,
     decode_events=events.decode_events,
     event_name=events.event_type,
+    create_command=create_command,
+    options={"starting_chips": DEFAULT_CHIPS, "powers": True, "max_sets": None},
+    automatic_turn=automatic_turn,
+    host_command=host_command,
+    player_command=player_command,
+    choices=CHOICES,
+    claim_command=commands.ClaimSeat,
+    bot_level=bot_level,
+    bot_command=bot_command,
+    slow_bots=slow_bots,
+    command_meta=command_meta,
+    summary=summary,
     read_event=events.event_from_json,
     audit=AUDIT,
 )

@@ -7,15 +7,85 @@ hands out for them.
 
 from __future__ import annotations
 
-from domain.commands import Command
+from collections.abc import Mapping
+from typing import Any, cast
+
+import msgspec
+
+from domain.bots import choose as bot_choose
+from domain.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, SeatSpec, StartRound
 from domain.decide import apply, decide
 from domain.events import Event, decode_events, encode_event, event_from_json, event_type
 from domain.evolve import evolve, fold
+from domain.fairness import shuffled_round
 from domain.games.cuccu.audit import AUDIT
-from domain.games.game import Game
+from domain.games.game import HOST, Game, Standing
 from domain.pending import pending
-from domain.state import initial_state, is_terminal
+from domain.state import MatchState, initial_state, is_terminal
+from domain.turns import DEAL, automatic_turn, bot_level, has_expert, has_live_human
 from domain.views import redact, view
+
+# --- hosting: what the service needs, in Cuccù's terms ----------------------------------------
+
+#: a deal's salt: 32 bytes (the service has always used this length)
+SALT_BYTES = 32
+CHOICES: tuple[str, ...] = (
+    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round",
+)  # fmt: skip
+
+
+def create_command(
+    seats: tuple[SeatSpec, ...], first_dealer: int, options: Mapping[str, Any]
+) -> CreateMatch:
+    return CreateMatch(
+        seats=seats, starting_lives=int(options["starting_lives"]), first_dealer=first_dealer
+    )
+
+
+def host_turn(state: MatchState) -> str | int | None:
+    turn = automatic_turn(state)
+    return HOST if turn == DEAL else turn
+
+
+def host_command(state: MatchState, rng: Any) -> StartRound:
+    """The only host step of Cuccù is a round's deal."""
+    return shuffled_round(rng, salt_bytes=SALT_BYTES)
+
+
+def player_command(state: MatchState, seat: int, choice: str, rng: Any) -> Command:
+    """``next_round`` is a deal with the host's chance (any seat may ask for it)."""
+    if choice == "next_round":
+        return host_command(state, rng)
+    return Choose(seat=seat, choice=cast(Choice, choice))
+
+
+def bot_command(state: MatchState, seat: int, rng: Any) -> Choose:
+    choice = bot_choose(bot_level(state, seat), view(state, seat), rng)
+    return Choose(seat=seat, choice=cast(Choice, choice))
+
+
+def slow_bots(state: MatchState) -> bool:
+    return has_expert(state) or not has_live_human(state)
+
+
+def command_meta(command: Command) -> dict[str, Any]:
+    # A round's pack and salt live in its round_started event (hidden until round_ended);
+    # metadata names the command only, so it can never carry a card.
+    if isinstance(command, StartRound):
+        return {"type": "start_round"}
+    return cast(dict[str, Any], msgspec.to_builtins(command))
+
+
+def summary(state: MatchState) -> Standing:
+    return Standing(
+        status=state.status,
+        standing=state.lives,
+        winners=() if state.winner is None else (state.winner,),
+        rounds=state.rounds_played,
+        version=state.version,
+        seats=state.seats,
+    )
+
 
 GAME = Game(
     name="cuccu",
@@ -34,6 +104,18 @@ GAME = Game(
     encode_event=encode_event,
     decode_events=decode_events,
     event_name=event_type,
+    create_command=create_command,
+    options={"starting_lives": 3},
+    automatic_turn=host_turn,
+    host_command=host_command,
+    player_command=player_command,
+    choices=CHOICES,
+    claim_command=ClaimSeat,
+    bot_level=bot_level,
+    bot_command=bot_command,
+    slow_bots=slow_bots,
+    command_meta=command_meta,
+    summary=summary,
     read_event=event_from_json,
     audit=AUDIT,
 )
