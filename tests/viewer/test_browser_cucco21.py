@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 
 from domain.audit import audit, chain, to_ndjson
@@ -135,15 +134,14 @@ def test_play_offers_cucco21_with_its_own_options(service: tuple[Api, str], page
 
 
 def test_play_a_cucco21_game_against_bots(service: tuple[Api, str], page: Page) -> None:
-    """Needs the API to host Cucco 21 (``POST /matches`` with ``"game": "cucco21"``)."""
+    """A whole Cucco 21 game from the Play page, through the API."""
     api, viewer = service
     probe = httpx.post(f"{api.base}/matches", json=request_body("probe", "basic", 3, True, 1),
                        timeout=30)  # fmt: skip
-    if probe.status_code >= 400:
-        pytest.skip(f"this API does not host Cucco 21 yet ({probe.status_code}): the lead's "
-                    "api/ part of issue 14 is not merged on this branch")  # fmt: skip
+    assert probe.status_code == 201, probe.text  # the API hosts Cucco 21
     page.goto(f"{viewer}/play")
     page.get_by_text("Cucco 21", exact=True).click()
+    expect(page.get_by_label("Starting chips")).to_be_visible()  # Cucco 21's own form is drawn
     page.get_by_role("button", name="Start a match").click()
     expect(page.get_by_text(re.compile(r"^Game \w{8} · set 1"))).to_be_visible()
     settle(page)
