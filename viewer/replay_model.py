@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain import Event, MatchState, evolve, initial_state, pending, redact, view
-from domain.audit import AuditRecord
 from domain.events import (
     DealerKept,
     ExchangeRequested,
@@ -25,8 +24,8 @@ from domain.events import (
     RoundStarted,
     SeatClaimed,
 )
-from viewer.captions import caption, seat_names
-from viewer.i18n import Lang
+from viewer.captions import caption
+from viewer.games.steps import Steps
 
 _PARTY_FIELDS = ("seat", "target", "requester", "innkeeper", "winner", "on_behalf_of")
 
@@ -80,52 +79,16 @@ class Frame:
 
 
 @dataclass
-class Replay:
-    records: Sequence[AuditRecord]
+class Replay(Steps):
     events: list[Event] = field(init=False)
     states: list[MatchState] = field(init=False)
-    full: bool = field(init=False)
-    stuck_at: int | None = field(init=False, default=None)  # first event the fold refused
-    round_start: dict[int, int] = field(init=False)  # round number -> step of its start
-    _captions: dict[Lang, list[str]] = field(init=False, default_factory=dict)
 
-    def __post_init__(self) -> None:
-        raw = [r.event for r in self.records]
-        self.full = bool(raw) and isinstance(raw[-1], MatchWon)
-        self.events = raw if self.full else [redact(e, None) for e in raw]
-        self.states = [initial_state()]
-        self.round_start = {}
-        state = self.states[0]
-        for index, event in enumerate(raw, start=1):
-            try:
-                state = evolve(state, event)
-            except Exception:  # a tampered log the rules cannot follow further
-                self.stuck_at = index
-                break
-            self.states.append(state)
-            if isinstance(event, RoundStarted):
-                self.round_start[event.round] = index
-
-    @property
-    def last_step(self) -> int:
-        return len(self.states) - 1
-
-    @property
-    def names(self) -> list[str]:
-        return seat_names([spec.name for spec in self.states[-1].seats])
-
-    def captions(self, lang: Lang) -> list[str]:
-        """The caption of every event, in ``lang`` (computed once per language)."""
-        found = self._captions.get(lang)
-        if found is None:
-            names = self.names
-            found = [caption(e, names, lang) for e in self.events]
-            self._captions[lang] = found
-        return found
-
-    def round_at(self, step: int) -> int:
-        rnd = self.states[step].round
-        return rnd.number if rnd is not None else 0
+    initial_state = staticmethod(initial_state)
+    evolve = staticmethod(evolve)
+    redact = staticmethod(redact)
+    caption = staticmethod(caption)
+    last_event = MatchWon
+    round_started = RoundStarted
 
     def frame(self, step: int) -> Frame:
         step = max(0, min(step, self.last_step))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from domain.games.cucco21.cards import NAMES, value
 from domain.games.cucco21.events import (
@@ -52,7 +51,7 @@ from domain.games.cucco21.evolve import evolve
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import GameView, redact
-from viewer.captions import seat_names
+from viewer.games.steps import Steps
 from viewer.i18n import Lang, tr, trn
 from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing
 
@@ -273,53 +272,18 @@ def drawing(state: GameState, names: Sequence[str], lang: Lang, *, event: Event 
 
 
 @dataclass
-class Replay21:
+class Replay21(Steps):
     """The game after every event: step ``k`` is the game after its first ``k`` events."""
 
-    records: Sequence[Any]
     events: list[Event] = field(init=False)
     states: list[GameState] = field(init=False)
-    full: bool = field(init=False)
-    stuck_at: int | None = field(init=False, default=None)
-    round_start: dict[int, int] = field(init=False)
-    _captions: dict[Lang, list[str]] = field(init=False, default_factory=dict)
 
-    def __post_init__(self) -> None:
-        raw: list[Event] = [r.event for r in self.records]
-        self.full = bool(raw) and isinstance(raw[-1], GameEnded)
-        self.events = raw if self.full else [redact(e, None) for e in raw]
-        self.states = [initial_state()]
-        self.round_start = {}
-        state = self.states[0]
-        for index, event in enumerate(raw, start=1):
-            try:
-                state = evolve(state, event)
-            except Exception:  # noqa: BLE001 - a tampered log the rules cannot follow further
-                self.stuck_at = index
-                break
-            self.states.append(state)
-            if isinstance(event, RoundStarted):
-                self.round_start[event.round] = index
-
-    @property
-    def last_step(self) -> int:
-        return len(self.states) - 1
-
-    @property
-    def names(self) -> list[str]:
-        return seat_names([spec.name for spec in self.states[-1].seats])
-
-    def captions(self, lang: Lang) -> list[str]:
-        found = self._captions.get(lang)
-        if found is None:
-            names = self.names
-            found = [caption(e, names, lang) for e in self.events]
-            self._captions[lang] = found
-        return found
-
-    def round_at(self, step: int) -> int:
-        rnd = self.states[step].round
-        return rnd.number if rnd is not None else 0
+    initial_state = staticmethod(initial_state)
+    evolve = staticmethod(evolve)
+    redact = staticmethod(redact)
+    caption = staticmethod(caption)
+    last_event = GameEnded
+    round_started = RoundStarted
 
     def table(self, step: int, lang: Lang) -> TableDrawing:
         step = max(0, min(step, self.last_step))
