@@ -12,7 +12,7 @@ import asyncio
 import datetime as dt
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import msgspec
@@ -283,6 +283,46 @@ def _row_to_event(row: sa.Row[Any]) -> StoredEvent:
     )
 
 
+def chain_records(
+    match_id: str,
+    expected_version: int,
+    prev_hash: str,
+    events: Sequence[Any],
+    *,
+    meta: Mapping[str, Any] | None = None,
+    metas: Sequence[Mapping[str, Any] | None] | None = None,
+    stamp: dt.datetime,
+) -> list[tuple[Any, StoredEvent]]:
+    """Each event with its stored form after ``expected_version``: the record encoded and
+    hashed once, here, then stored and exported as is. ``metas`` (one per event) overrides
+    ``meta`` (the same for every event)."""
+    recorded_at = record_time(stamp)
+    chained: list[tuple[Any, StoredEvent]] = []
+    prev = prev_hash
+    for i, event in enumerate(events, start=expected_version + 1):
+        m = metas[i - expected_version - 1] if metas is not None else meta
+        m = dict(m) if m is not None else None
+        body = record_body(
+            match_id=match_id, version=i, event=event, meta=m, recorded_at=recorded_at
+        )
+        h = chain_hash(prev, body)
+        stored = StoredEvent(
+            position=0,  # known only on reading
+            match_id=match_id,
+            version=i,
+            type=event_type(event),  # the tag, whichever game's event it is
+            meta=m,
+            recorded_at=stamp,
+            prev_hash=prev,
+            hash=h,
+            body=body.decode("utf-8"),
+            envelope=RECORD_ENVELOPE,
+        )
+        chained.append((event, stored))
+        prev = h
+    return chained
+
+
 def _stored(row: Mapping[str, Any]) -> StoredEvent:
     """The stored event of a row just written (its position is known only on reading)."""
     return StoredEvent(position=0, **{k: v for k, v in row.items() if k != "data"})
@@ -513,35 +553,16 @@ class EventStore:
         ``expected_version`` (or the match id or idempotency key was taken meanwhile).
         """
         stamp = now()
-        recorded_at = record_time(stamp)
+        chained = chain_records(
+            match_id, expected_version, prev_hash, events, meta=meta, metas=metas, stamp=stamp
+        )
         rows: list[dict[str, Any]] = []
         texts: list[str] = []  # each event's data as JSON text, encoded once
-        prev = prev_hash
-        for i, event in enumerate(events, start=expected_version + 1):
-            m = metas[i - expected_version - 1] if metas is not None else meta
-            m = dict(m) if m is not None else None
-            # the record is encoded and hashed once, here; it is stored and exported as is
-            body = record_body(
-                match_id=match_id, version=i, event=event, meta=m, recorded_at=recorded_at
-            )
-            h = chain_hash(prev, body)
+        for event, stored in chained:
             data = msgspec.to_builtins(event)
             texts.append(msgspec.json.encode(data).decode())
-            rows.append(
-                {
-                    "match_id": match_id,
-                    "version": i,
-                    "type": event_type(event),  # the tag, whichever game's event it is
-                    "data": data,
-                    "meta": m,
-                    "recorded_at": stamp,
-                    "prev_hash": prev,
-                    "hash": h,
-                    "body": body.decode("utf-8"),
-                    "envelope": RECORD_ENVELOPE,
-                }
-            )
-            prev = h
+            row = {f.name: getattr(stored, f.name) for f in fields(stored) if f.name != "position"}
+            rows.append(row | {"data": data})
         summary_values: dict[str, Any] = {
             "status": summary.status,
             "standing": summary.standing,

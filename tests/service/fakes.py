@@ -21,8 +21,8 @@ from api.store import (
     Notifier,
     StoredEvent,
 )
-from api.store.events import record_time
-from domain import Event, chain_hash, event_type, record_body
+from api.store.events import chain_records
+from domain import Event
 
 
 class InMemoryStore:
@@ -107,29 +107,12 @@ class InMemoryStore:
             (idempotency.match_id, idempotency.seat, idempotency.key) in self.keys
         ):
             raise ConcurrencyError("idempotency key taken")
-        stored: list[StoredEvent] = []
-        prev = prev_hash
-        for i, event in enumerate(events, start=expected_version + 1):
-            m = metas[i - expected_version - 1] if metas is not None else meta
-            m = dict(m) if m is not None else None
-            body = record_body(
-                match_id=match_id, version=i, event=event, meta=m, recorded_at=record_time(stamp)
+        stored = [
+            s
+            for _, s in chain_records(
+                match_id, expected_version, prev_hash, events, meta=meta, metas=metas, stamp=stamp
             )
-            h = chain_hash(prev, body)
-            stored.append(
-                StoredEvent(
-                    position=0,
-                    match_id=match_id,
-                    version=i,
-                    type=event_type(event),
-                    meta=m,
-                    recorded_at=stamp,
-                    prev_hash=prev,
-                    hash=h,
-                    body=body.decode("utf-8"),
-                )
-            )
-            prev = h
+        ]
         # nothing can fail from here on: the commit is applied as a whole
         if new_match is not None:
             record = MatchRecord(
