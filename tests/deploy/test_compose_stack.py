@@ -82,6 +82,10 @@ def test_compose_stack_end_to_end(stack: Stack, tmp_path: Path) -> None:
     crash(api)
     worker.join(timeout=180)
     assert not worker.is_alive()
+    # the player may finish before the engine has restarted the killed process: wait for it
+    deadline = time.monotonic() + 60
+    while int(inspect(api, "{{.RestartCount}}")) < 1 and time.monotonic() < deadline:
+        time.sleep(0.5)
     assert int(inspect(api, "{{.RestartCount}}")) >= 1
     assert player.view["status"] == "over" and len(player.acked) > acked_before
     check_log(player, tmp_path)
