@@ -22,8 +22,7 @@ from domain.games import CUCCU, Game
 
 def _warm() -> None:
     """Run in each new worker: import the bots before the first table arrives."""
-    import domain.bots  # noqa: F401
-    import domain.games  # noqa: F401
+    import domain.games  # noqa: F401  (every game's package, its bots included)
 
 
 def needs_worker(state: Any, game: Game = CUCCU) -> bool:

@@ -86,7 +86,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 async def _simulate(args: argparse.Namespace) -> int:
     from api.service import MatchService, advance
     from api.store import EventStore, check_schema, create_engine
-    from domain import CreateMatch, SeatSpec, apply, initial_state
+    from domain.games import CUCCU
+    from domain.seats import SeatSpec
 
     seats = [SeatSpec(f"bot{i}", "bot", args.level) for i in range(args.seats)]
     wins: collections.Counter[int] = collections.Counter()
@@ -108,15 +109,15 @@ async def _simulate(args: argparse.Namespace) -> int:
                 created = await service.create(seats, args.lives, seed, None)
                 state = created.state
             else:
-                state, _ = apply(
-                    initial_state(),
-                    CreateMatch(tuple(seats), args.lives, (seed or 0) % len(seats)),
+                create = CUCCU.create_command(
+                    tuple(seats), (seed or 0) % len(seats), {"starting_lives": args.lives}
                 )
+                state, _ = CUCCU.apply(CUCCU.initial(), create)
                 state, _ = advance(state, seed)
-            assert state.winner is not None
-            wins[state.winner] += 1
-            rounds += state.rounds_played
-            events += state.version
+            standing = CUCCU.summary(state)
+            wins.update(standing.winners)
+            rounds += standing.rounds
+            events += standing.version
             _progress(i + 1, args.matches)
     finally:
         if store is not None:

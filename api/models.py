@@ -8,9 +8,10 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-from domain import Event, MatchView
 from domain.games.cucco21.events import Event as Cucco21Event
 from domain.games.cucco21.views import GameView
+from domain.games.cuccu.events import Event
+from domain.games.cuccu.views import MatchView
 
 SeatName = Annotated[
     str,

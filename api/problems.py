@@ -15,7 +15,7 @@ from sqlalchemy.exc import DataError, DBAPIError
 from api import service as svc
 from api.models import Problem
 from api.store import SchemaOutOfDate, StoreUnavailable
-from domain import DomainError
+from domain.errors import DomainError
 
 log = logging.getLogger(__name__)
 

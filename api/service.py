@@ -37,12 +37,14 @@ from api.store import (
 )
 from api.store.notify import Notifier, Subscription
 from api.store.seals import Sealer
-from api.turns import Step, _meta, advance, rng_for, shuffle
-from domain import GENESIS_HASH, DomainError, SeatSpec
+from api.turns import Step, _meta, advance, rng_for
+from domain.envelope import GENESIS_HASH
+from domain.errors import DomainError
 from domain.games import CUCCU, DEFAULT_GAME, GAMES, Game, by_name
+from domain.seats import SeatSpec
 
 __all__ = [
-    "Step", "_meta", "advance", "rng_for", "shuffle",  # re-exported for the benches and the CLI
+    "Step", "_meta", "advance", "rng_for",  # re-exported for the benches and the CLI
 ]  # fmt: skip
 
 MAX_ATTEMPTS = 8

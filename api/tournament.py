@@ -23,17 +23,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from domain import (
-    CreateMatch,
-    MatchState,
-    MatchView,
-    SeatSpec,
-    apply,
-    initial_state,
-    view,
-)
-from domain.bots import POLICIES, autoplay, choose
-from domain.events import LifeLost, MatchWon, RoundStarted
+from domain.games.cuccu.bots import POLICIES, autoplay, choose
+from domain.games.cuccu.commands import CreateMatch
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import LifeLost, MatchWon, RoundStarted
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.games.cuccu.views import MatchView, view
+from domain.seats import SeatSpec
 
 LOSS_REASONS = ("hunter", "cat", "scoring", "inn_pledge")
 STARTING_LIVES = 3

@@ -15,7 +15,6 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from domain import StartRound, shuffled_round
 from domain.games import CUCCU, Game, by_name
 from domain.games.game import HOST
 
@@ -25,11 +24,6 @@ def rng_for(seed: int | None, version: int, purpose: str) -> random.Random:
     if seed is None:
         return secrets.SystemRandom()
     return random.Random(f"cuccu:{seed}:{version}:{purpose}")
-
-
-def shuffle(rng: random.Random) -> StartRound:
-    """A Cuccù deal (the benches and the CLI call it by this name)."""
-    return shuffled_round(rng, salt_bytes=32)
 
 
 @dataclass

@@ -305,20 +305,16 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 def sample_batches(matches: int, seed: int) -> list[list[list[str]]]:
     """Event rows (type, data, meta, prev_hash, hash, record) of real human commands vs three
     bots (the record as the service writes it, for a placeholder match id)."""
-    from api.service import Step, _meta, advance, rng_for, shuffle
-    from domain import (
-        GENESIS_HASH,
-        Choose,
-        CreateMatch,
-        SeatSpec,
-        apply,
-        chain_hash,
-        encode_event,
-        event_type,
-        initial_state,
-        pending,
-        record_body,
-    )
+    from api.service import Step, _meta, advance, rng_for
+    from domain.envelope import GENESIS_HASH, chain_hash, record_body
+    from domain.event_codec import event_type
+    from domain.games import CUCCU
+    from domain.games.cuccu.commands import Choose, CreateMatch
+    from domain.games.cuccu.decide import apply
+    from domain.games.cuccu.events import encode_event
+    from domain.games.cuccu.pending import pending
+    from domain.games.cuccu.state import initial_state
+    from domain.seats import SeatSpec
 
     rng = random.Random(seed)
     seats = tuple(
@@ -332,7 +328,9 @@ def sample_batches(matches: int, seed: int) -> list[list[list[str]]]:
         prev = GENESIS_HASH
         while (decision := pending(state)) is not None:
             if decision.kind == "next_round":
-                command: Any = shuffle(rng_for(seed + m, state.version, "shuffle"))
+                command: Any = CUCCU.host_command(
+                    state, rng_for(seed + m, state.version, "shuffle")
+                )
             else:
                 command = Choose(0, rng.choice(decision.choices))  # type: ignore[arg-type]
             state, events = apply(state, command)

@@ -21,13 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from domain.audit import audit, chain, game_of, parse_export, to_ndjson  # noqa: E402
-from domain.commands import SeatSpec  # noqa: E402
 from domain.games.cucco21.bots import autoplay, choose  # noqa: E402
 from domain.games.cucco21.commands import CreateGame  # noqa: E402
 from domain.games.cucco21.config import Config  # noqa: E402
 from domain.games.cucco21.decide import apply  # noqa: E402
 from domain.games.cucco21.state import GameState, initial_state  # noqa: E402
 from domain.games.cucco21.views import view  # noqa: E402
+from domain.games.cuccu.commands import SeatSpec  # noqa: E402
 from viewer.simulate import bot_match  # noqa: E402
 
 

@@ -4,7 +4,7 @@
 
 Each line is a tournament of one policy against three ``basic`` bots (4 seats, 3 lives, seats
 rotated, the same seeded deals for every line). The oracles run the expert's own search
-(``domain.bots.expert.best_choice``) but are handed more than a seat may know:
+(``domain.games.cuccu.bots.expert.best_choice``) but are handed more than a seat may know:
 
 - ``expert``       the fair expert: its own cards and the public history only (RULES §7);
 - ``sees-dealt``   also every hand dealt so far this round;
@@ -32,8 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.tournament import Oracle, run_tournament  # noqa: E402
-from domain import MatchState, MatchView  # noqa: E402
-from domain.bots.expert import PACK_SIZE, account, best_choice, in_play_positions  # noqa: E402
+from domain.games.cuccu.bots.expert import PACK_SIZE, account, best_choice, in_play_positions  # noqa: E402
+from domain.games.cuccu.state import MatchState  # noqa: E402
+from domain.games.cuccu.views import MatchView  # noqa: E402
 
 
 def revealed_positions(reach: str, state: MatchState, holding: dict[int, int]) -> list[int]:

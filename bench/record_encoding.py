@@ -24,8 +24,14 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain import GENESIS_HASH, Event, decode_event, encode_event  # noqa: E402
-from domain.envelope import chain_hash, parse_body, record_body  # noqa: E402
+from domain.envelope import (  # noqa: E402
+    GENESIS_HASH,  # noqa: E402
+    chain_hash,
+    parse_body,
+    record_body,
+)
+from domain.games import CUCCU  # noqa: E402
+from domain.games.cuccu.events import Event, decode_event, encode_event  # noqa: E402
 from viewer.simulate import bot_match  # noqa: E402
 
 META = {"actor": "bot:basic", "command": {"type": "choose", "seat": 2, "choice": "keep"}}
@@ -108,7 +114,7 @@ async def stored_load(matches: int) -> float:
         for _ in range(5):
             start, n = time.perf_counter(), 0
             for match_id in ids:
-                n += len([s.event for s in await store.load(match_id)])
+                n += len([s.event_of(CUCCU) for s in await store.load(match_id)])
             times.append(time.perf_counter() - start)
         return min(times) / n * 1e6
     finally:

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from domain.audit import audit, chain, parse_ndjson, to_ndjson  # noqa: E402
-from domain.events import RoundEnded  # noqa: E402
+from domain.games.cuccu.events import RoundEnded  # noqa: E402
 from viewer.replay_model import Replay  # noqa: E402
 from viewer.simulate import long_match  # noqa: E402
 

@@ -64,17 +64,13 @@ def play(index: int, first_seed: int) -> tuple[str, list[str], list[str]]:
     import msgspec
 
     from api.service import Step, _meta, advance, rng_for, summary_of
-    from domain import (
-        GENESIS_HASH,
-        CreateMatch,
-        SeatSpec,
-        apply,
-        chain_hash,
-        encode_event,
-        event_type,
-        initial_state,
-        record_body,
-    )
+    from domain.envelope import GENESIS_HASH, chain_hash, record_body
+    from domain.event_codec import event_type
+    from domain.games.cuccu.commands import CreateMatch
+    from domain.games.cuccu.decide import apply
+    from domain.games.cuccu.events import encode_event
+    from domain.games.cuccu.state import initial_state
+    from domain.seats import SeatSpec
 
     seed = first_seed + index
     specs = [SeatSpec(s["name"], s["kind"], s["bot_level"]) for s in SEATS]  # type: ignore[arg-type]

@@ -24,24 +24,23 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain import (  # noqa: E402
-    CreateMatch,
-    Event,
-    MatchState,
-    SeatSpec,
-    apply,
-    decode_events,
-    encode_event,
-    evolve,
-    initial_state,
-    view,
-)  # fmt: skip
-from domain.bots import autoplay, choose  # noqa: E402
-from domain.events import RoundStarted  # noqa: E402
 from domain.games.cucco21 import events as c21_events  # noqa: E402
 from domain.games.cucco21.bots.tournament import play_game  # noqa: E402
 from domain.games.cucco21.evolve import evolve as c21_evolve  # noqa: E402
 from domain.games.cucco21.state import initial_state as c21_initial  # noqa: E402
+from domain.games.cuccu.bots import autoplay, choose  # noqa: E402
+from domain.games.cuccu.commands import CreateMatch  # noqa: E402
+from domain.games.cuccu.decide import apply  # noqa: E402
+from domain.games.cuccu.events import (  # noqa: E402
+    Event,
+    RoundStarted,  # noqa: E402
+    decode_events,
+    encode_event,
+)
+from domain.games.cuccu.evolve import evolve  # noqa: E402
+from domain.games.cuccu.state import MatchState, initial_state  # noqa: E402
+from domain.games.cuccu.views import view  # noqa: E402
+from domain.seats import SeatSpec  # noqa: E402
 
 
 def play(seats: int, lives: int, level: str, rng: random.Random) -> list[Event]:

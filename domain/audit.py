@@ -29,6 +29,7 @@ import msgspec
 
 from domain.audit_record import AuditRecord, CheckFailed, GameAudit
 from domain.envelope import (
+    GENESIS_HASH,
     LEGACY_ENVELOPE,
     RECORD_ENVELOPE,
     BadRecord,
@@ -36,14 +37,12 @@ from domain.envelope import (
     chain_hash,
     export_line,
     is_canonical,
-    legacy_body,
-    legacy_event,
     parse_body,
     record_body,
 )
-from domain.events import UnknownEvent, event_type
-from domain.fairness import GENESIS_HASH
-from domain.games import CUCCU, GAMES, Game, of_first_event
+from domain.event_codec import UnknownEvent
+from domain.games import CUCCU, GAMES, LEGACY, Game, of_first_event
+from domain.games.cuccu.events import event_type
 
 #: a check's report name: ``hash_chain``, ``complete``, or one of a game's (``GameCheck.name``)
 CheckName = str
@@ -168,7 +167,7 @@ def _from_record_line(raw: bytes, line: int) -> AuditRecord | _Pending:
         if not isinstance(version, int):
             raise AuditInputError(line, "a legacy record needs its version under 'legacy'")
         return AuditRecord(
-            version, legacy_event(body), obj.prev_hash, obj.hash, body, LEGACY_ENVELOPE,
+            version, LEGACY.event(body), obj.prev_hash, obj.hash, body, LEGACY_ENVELOPE,
             obj.legacy,
         )  # fmt: skip
     except (BadRecord, UnknownEvent, msgspec.ValidationError) as error:
@@ -241,8 +240,8 @@ def parse_record(obj: Any, line: int = 0) -> AuditRecord:
     try:
         if not isinstance(type_, str):
             raise BadRecord("the event type must be a string")
-        body = legacy_body(type_, data)
-        event = legacy_event(body)
+        body = LEGACY.body(type_, data)
+        event = LEGACY.event(body)
         version, prev_hash, digest = obj["version"], obj["prev_hash"], obj["hash"]
     except (BadRecord, UnknownEvent, msgspec.ValidationError) as error:
         raise AuditInputError(line, f"not a valid event: {error}") from None
@@ -361,7 +360,7 @@ def _held(record: AuditRecord, game: Game) -> tuple[int, Any]:
         if record.envelope == RECORD_ENVELOPE:
             stored = parse_body(record.body)
             return stored.version, _read(game, stored)
-        return v, legacy_event(record.body)
+        return v, LEGACY.event(record.body)
     except (BadRecord, UnknownEvent, msgspec.ValidationError, msgspec.DecodeError) as error:
         raise CheckFailed(v, f"v{v}'s record cannot be read: {error}") from None
 

@@ -1,9 +1,11 @@
-"""Scenario runner for ``cuccu-scenario/1`` files (tests/scenarios/FORMAT.md), and for
-``cucco21-scenario/1`` files through ``domain/games/cucco21/conformance.py``.
+"""Scenario runner for every game's scenario files, chosen by each file's ``format`` field
+(``cuccu-scenario/1``: tests/scenarios/FORMAT.md; ``cucco21-scenario/1``:
+tests/scenarios-cucco21/README.md).
 
 ``python -m domain.conformance DIR [DIR...]`` prints one line per failing scenario with its
-first difference, then ``N passed, M failed``; it exits non-zero when any failed. The round is
-played through ``apply`` (decide + evolve); only the starting position is set directly.
+first difference, then ``N passed, M failed``; it exits non-zero when any failed. Each game's
+``play`` runs a file's round(s) through its Decider and returns what they produced in the
+``expected`` format; this module compares.
 """
 
 from __future__ import annotations
@@ -13,113 +15,39 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from msgspec.structs import replace
-
-from domain.commands import Choose, CreateMatch, SeatSpec, StartRound
-from domain.decide import apply
 from domain.errors import DomainError
-from domain.events import (
-    CardRevealed,
-    Event,
-    LifeLost,
-    LivesReset,
-    MatchWon,
-    RoundEnded,
-    RoundScored,
-    SeatEliminated,
-)  # fmt: skip
-from domain.games.cucco21 import conformance as cucco21
-from domain.pending import pending
-from domain.state import MatchState, initial_state
-from domain.transcript import transcript
-
-_SALT = "00" * 16  # scenarios fix the pack; the commitment's salt does not matter to them
+from domain.games import CUCCU, GAMES
 
 
-def _position(scenario: dict[str, Any]) -> MatchState:
-    """A match at the scenario's lives and dealer, between rounds.
-
-    The lives are set directly, so they are checked here against what play can reach: a
-    position the rules never produce would otherwise fail deep inside a round, unexplained.
-    """
-    n = scenario["seats"]
-    seats = tuple(SeatSpec(name=f"seat {i}") for i in range(n))
-    create = CreateMatch(seats, scenario["starting_lives"], first_dealer=scenario["dealer"])
-    state, _ = apply(initial_state(), create)
-    lives = tuple(scenario["lives_before"])
-    if len(lives) != n or not all(0 <= x <= state.starting_lives for x in lives):
-        raise AssertionError(f"lives_before must give 0 to starting_lives for each of {n} seats")
-    if lives[state.dealer] == 0:
-        raise AssertionError(f"the dealer, seat {state.dealer}, has no lives (RULES §1)")
-    if sum(1 for x in lives if x > 0) < 2:
-        raise AssertionError("fewer than two seats have lives: the match is over (RULES §6.4)")
-    return replace(state, lives=lives)
-
-
-def play(scenario: dict[str, Any]) -> dict[str, Any]:
-    """Play the scenario's round; return what it produced in the ``expected`` format."""
-    pack = tuple(scenario["pack_top_to_bottom"])
-    state, events = apply(_position(scenario), StartRound(pack, _SALT))
-    round_events: list[Event] = list(events)
-    for index, decision in enumerate(scenario["decisions"]):
-        prompt = pending(state)
-        if state.status != "in_round" or prompt is None:
-            raise AssertionError(f"decision {index} {decision} left over: the round has ended")
-        if prompt.seat != decision["seat"]:
-            raise AssertionError(
-                f"decision {index}: the prompt is for seat {prompt.seat} ({prompt.kind}), "
-                f"the scenario answers for seat {decision['seat']}"
-            )
-        state, events = apply(state, Choose(decision["seat"], decision["choice"]))
-        round_events.extend(events)
-    if state.status == "in_round":
-        raise AssertionError(f"the decisions ran out while {pending(state)} is awaited")
-    assert state.round is not None
-    scored = next(e for e in round_events if isinstance(e, RoundScored))
-    ended = next(e for e in round_events if isinstance(e, RoundEnded))
-    winner = next((e.winner for e in round_events if isinstance(e, MatchWon)), None)
-    return {
-        "events": transcript(round_events),
-        "final_cards": list(state.round.hands),
-        "dead_seats": list(scored.dead),
-        "life_losses": [_loss(e) for e in round_events if isinstance(e, LifeLost)],
-        "eliminated": [e.seat for e in round_events if isinstance(e, SeatEliminated)],
-        "lives_after": list(state.lives),
-        "reset": any(isinstance(e, LivesReset) for e in round_events),
-        "next_dealer": ended.next_dealer,
-        "match_winner": winner,
-        "public_reveals": [
-            {"seat": e.seat, "card": e.card} for e in round_events if isinstance(e, CardRevealed)
-        ],
-    }
-
-
-def _loss(event: LifeLost) -> dict[str, Any]:
-    loss: dict[str, Any] = {"seat": event.seat, "reason": event.reason}
-    if event.reason == "inn_pledge":
-        loss["on_behalf_of"] = event.on_behalf_of
-    return loss
+def _game_of(scenario: dict[str, Any]) -> Any:
+    # Files written before a second game existed may lack ``format``: they are Cuccù's.
+    name = scenario.get("format", CUCCU.scenario_format)
+    for game in GAMES.values():
+        if game.scenario_format == name:
+            return game
+    known = ", ".join(game.scenario_format for game in GAMES.values())
+    raise ValueError(f"unknown scenario format {name!r}; known: {known}")
 
 
 def first_difference(scenario: dict[str, Any]) -> str | None:
-    """None if the scenario passes, else a one-line description of its first difference.
-
-    A file is run by its own game's runner, chosen by its ``format`` field.
-    """
-    if scenario.get("format") == cucco21.FORMAT:
-        return cucco21.first_difference(scenario)
+    """None if the scenario passes, else a one-line description of its first difference."""
     try:
-        actual = play(scenario)
-    except (AssertionError, DomainError) as error:
-        return f"{type(error).__name__}: {error}"
-    except (KeyError, TypeError, ValueError) as error:  # a field missing or of the wrong kind
-        return f"malformed scenario: {type(error).__name__}: {error}"
+        game = _game_of(scenario)
+    except ValueError as error:
+        return f"malformed scenario: {error}"
     if not isinstance(scenario.get("expected"), dict):
         return "malformed scenario: no 'expected' object"
-    expected = scenario["expected"]
-    for field, want in expected.items():
-        got = actual.get(field)
-        if field == "events" and isinstance(got, list):
+    try:
+        actual = game.play_scenario(scenario)
+    except (AssertionError, DomainError) as error:
+        return f"{type(error).__name__}: {error}"
+    except (KeyError, TypeError, ValueError, AttributeError) as error:  # a field missing or wrong
+        return f"malformed scenario: {type(error).__name__}: {error}"
+    for field, want in scenario["expected"].items():
+        if field not in actual:
+            return f"malformed scenario: unknown expected field {field!r}"
+        got = actual[field]
+        if field == "events" and isinstance(want, list) and isinstance(got, list):
             for i, (w, g) in enumerate(zip(want, got, strict=False)):
                 if w != g:
                     return f"events[{i}]: expected {json.dumps(w)}, got {json.dumps(g)}"

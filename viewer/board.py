@@ -7,11 +7,12 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from domain import Event, MatchView, rank
-from domain.events import (
+from domain.games.cuccu.cards import rank
+from domain.games.cuccu.events import (
     CardRevealed,
     CardsExchanged,
     DealerKept,
+    Event,
     ExchangeRefused,
     ExchangeRequested,
     ExchangeReversed,
@@ -25,6 +26,7 @@ from domain.events import (
     Retargeted,
     SeatEliminated,
 )
+from domain.games.cuccu.views import MatchView
 from viewer.captions import card_chip, card_name, card_numeral
 from viewer.i18n import Lang, tr, trn
 from viewer.replay_model import Frame, Replay, SeatRow

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from domain import Event, rank
-from domain.events import (
+from domain.games.cuccu.cards import rank
+from domain.games.cuccu.events import (
     CardDealt,
     CardRevealed,
     CardsExchanged,
     DealerKept,
+    Event,
     ExchangeRefused,
     ExchangeRequested,
     ExchangeReversed,

@@ -1,13 +1,13 @@
 """The coach: for each answer open to a seat, the chance that the seat loses a life this round.
 
-It is the expert bot's own search (``domain.bots.expert``): rebuild full packs that agree with
-everything the seat has seen (and only that), weigh each by how well it explains the other
-seats' earlier choices, apply each answer and play the round out with every later decision
+It is the expert bot's own search (``domain.games.cuccu.bots.expert``): rebuild full packs that
+agree with everything the seat has seen (and only that), weigh each by how well it explains the
+other seats' earlier choices, apply each answer and play the round out with every later decision
 taken by the ``basic`` model. Where the expert scores a rollout by its standing in the match,
 the coach counts whether the seat lost a life in it, a figure a new player can read.
 
-Pure domain, run in the viewer's process: it reads only the seat's ``MatchView``, which is
-what the API gave that seat, so it can know nothing the player could not.
+Pure domain, run in the viewer's process: it reads only the seat's ``MatchView``, which is what
+the API gave that seat, so it can know nothing the player could not.
 """
 
 from __future__ import annotations
@@ -16,11 +16,20 @@ import random
 from dataclasses import dataclass
 from typing import cast
 
-from domain import MatchState, MatchView, apply, pending
-from domain.bots.basic import basic_decision
-from domain.bots.expert import account, likelihood, rebuild, sample_packs, template_state
-from domain.commands import Choice, Choose
-from domain.events import Event, LifeLost
+from domain.games.cuccu.bots.basic import basic_decision
+from domain.games.cuccu.bots.expert import (
+    account,
+    likelihood,
+    rebuild,
+    sample_packs,
+    template_state,
+)
+from domain.games.cuccu.commands import Choice, Choose
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import Event, LifeLost
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState
+from domain.games.cuccu.views import MatchView
 
 SAMPLES = 120  # deals per estimate: about ±4 points at a 50% risk, fast enough for a click
 COACHED = ("turn", "dealer_turn", "inn_choice", "inn_response")

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 import msgspec
 
 from api.client import Client, bot, human
-from domain import Event, MatchView
+from domain.games.cuccu.events import Event
+from domain.games.cuccu.views import MatchView
 from viewer.remote import call
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")

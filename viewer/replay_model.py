@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from domain import Event, MatchState, evolve, initial_state, pending, redact, view
-from domain.events import (
+from domain.games.cuccu.events import (
     DealerKept,
+    Event,
     ExchangeRequested,
     InnChoiceMade,
     InnResponded,
@@ -24,6 +24,10 @@ from domain.events import (
     RoundStarted,
     SeatClaimed,
 )
+from domain.games.cuccu.evolve import evolve
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.games.cuccu.views import redact, view
 from viewer.captions import caption
 from viewer.games.steps import Steps
 

@@ -10,17 +10,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from domain import (
-    ClaimSeat,
-    CreateMatch,
-    Event,
-    MatchState,
-    SeatSpec,
-    apply,
-    view,
-)
-from domain.bots import autoplay, choose
-from domain.state import initial_state
+from domain.games.cuccu.bots import autoplay, choose
+from domain.games.cuccu.commands import ClaimSeat, CreateMatch
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import Event
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.games.cuccu.views import view
+from domain.seats import SeatSpec
 
 
 def bot_match(
@@ -60,7 +56,7 @@ def bot_match(
 
 def long_match(rounds: int, seats: int = 4, lives: int = 3, start_seed: int = 0) -> list[Event]:
     """The first seeded bot match (from ``start_seed``) that lasts exactly ``rounds`` rounds."""
-    from domain.events import RoundEnded
+    from domain.games.cuccu.events import RoundEnded
 
     seed = start_seed
     while True:

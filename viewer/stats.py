@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain import Event
-from domain.events import (
+from domain.games.cuccu.events import (
     CardsExchanged,
     DealerKept,
+    Event,
     ExchangeRefused,
     ExchangeRequested,
     Kept,

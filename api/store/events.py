@@ -23,18 +23,18 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.store import tables as t
 from api.store.notify import CHANNEL, Notifier
-from domain import GENESIS_HASH, Event, event_type
 from domain.envelope import (
+    GENESIS_HASH,
     LEGACY_ENVELOPE,
     RECORD_ENVELOPE,
     BadRecord,
     chain_hash,
     is_legacy,
-    legacy_event,
     parse_body,
     record_body,
 )
-from domain.games import Game
+from domain.event_codec import event_type
+from domain.games import LEGACY, Game
 
 
 class ConcurrencyError(Exception):
@@ -180,19 +180,11 @@ class StoredEvent:
     #: 2 for records written since revision 0002, 1 for older (legacy) ones
     envelope: int = RECORD_ENVELOPE
 
-    @property
-    def event(self) -> Event:
-        """The event its record holds, upcast to today's schema (never the ``data`` column)."""
-        body = self.body.encode("utf-8")
-        if self.envelope == LEGACY_ENVELOPE:
-            return legacy_event(body)
-        return parse_body(body).event
-
     def event_of(self, game: Game) -> Any:
         """The event its record holds, read as ``game``'s (the match's game)."""
         body = self.body.encode("utf-8")
         if self.envelope == LEGACY_ENVELOPE:  # only Cuccù matches are older than envelope 2
-            return legacy_event(body)
+            return LEGACY.event(body)
         record = parse_body(body)
         return game.read_event(record.type, record.schema, bytes(record.data))
 
@@ -537,7 +529,7 @@ class EventStore:
         *,
         expected_version: int,
         prev_hash: str,
-        events: Sequence[Event],
+        events: Sequence[Any],
         summary: MatchSummary,
         meta: Mapping[str, Any] | None = None,
         metas: Sequence[Mapping[str, Any] | None] | None = None,

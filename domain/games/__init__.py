@@ -7,14 +7,16 @@ dispatches through here. Adding a game is its package plus one line in ``_ALL``.
 from __future__ import annotations
 
 from domain.games.cucco21.game import GAME as CUCCO21
-from domain.games.cuccu import GAME as CUCCU
-from domain.games.game import Game
+from domain.games.cuccu.game import GAME as CUCCU
+from domain.games.game import Game, LegacyFormat
 
 _ALL: tuple[Game, ...] = (CUCCU, CUCCO21)
 
 GAMES: dict[str, Game] = {game.name: game for game in _ALL}
 DEFAULT_GAME = CUCCU.name
 _BY_FIRST_EVENT: dict[str, Game] = {game.created_event: game for game in _ALL}
+#: how envelope-1 records read: they predate every game but one, so exactly one game has them
+(LEGACY,) = (game.legacy for game in _ALL if game.legacy is not None)
 
 
 def by_name(name: str) -> Game:
@@ -33,4 +35,7 @@ def of_first_event(event_type: str) -> Game:
         raise KeyError(f"no game opens with a {event_type!r} event") from None
 
 
-__all__ = ["CUCCO21", "CUCCU", "DEFAULT_GAME", "GAMES", "Game", "by_name", "of_first_event"]
+__all__ = [
+    "CUCCO21", "CUCCU", "DEFAULT_GAME", "GAMES", "LEGACY", "Game", "LegacyFormat", "by_name",
+    "of_first_event",
+]  # fmt: skip

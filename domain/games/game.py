@@ -14,7 +14,7 @@ from typing import Any, Final
 import msgspec
 
 from domain.audit_record import GameAudit
-from domain.commands import SeatSpec
+from domain.seats import SeatSpec
 
 #: ``automatic_turn``'s answer when the host (the service, with its randomness) must act
 HOST: Final = "host"
@@ -33,6 +33,15 @@ class Standing(msgspec.Struct, frozen=True):
     rounds: int
     version: int
     seats: tuple[SeatSpec, ...]
+
+
+@dataclass(frozen=True)
+class LegacyFormat:
+    """Records of envelope 1 (``domain.envelope``), written before any game but the first
+    existed: the exact bytes an old export's event was hashed as, and the event they hold."""
+
+    body: Callable[[str, Mapping[str, Any]], bytes]
+    event: Callable[[bytes], Any]
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,10 @@ class Game:
     read_event: Callable[[str, int, bytes], Any]
     #: the game's own audit checks and what the generic ones need of it (``domain.audit``)
     audit: GameAudit
+    #: its scenario files' ``format`` and the runner that plays one (``domain.conformance``):
+    #: what the file's round(s) produced, in the shape of its ``expected`` object
+    scenario_format: str
+    play_scenario: Callable[[dict[str, Any]], dict[str, Any]]
 
     # --- hosting (api/): what the adapters need so that they know no game's rules ----------
     #: the command that opens a match: its seats, its first dealer and the game's own options
@@ -98,3 +111,5 @@ class Game:
     command_meta: Callable[[Any], dict[str, Any]]
     #: the matches row of a state
     summary: Callable[[Any], Standing]
+    #: how this game's envelope-1 records read (only the game that predates envelope 2 has any)
+    legacy: LegacyFormat | None = None

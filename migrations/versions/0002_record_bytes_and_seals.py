@@ -4,8 +4,9 @@
 is (docs/API.md, "Hashes"). Rows written before this revision were hashed over the bare event
 (envelope 1): their hashes are kept, not recomputed, and their ``body`` is filled with the
 exact bytes that were hashed, rebuilt from ``data`` with the frozen legacy field order
-(``domain.envelope.legacy_body``; it reorders PostgreSQL's JSONB keys back). A row whose data
-no longer hashes to its stored hash is kept as it is, and fails verification as it should.
+(``domain.games.cuccu.legacy.legacy_body``; it reorders PostgreSQL's JSONB keys back). A row
+whose data no longer hashes to its stored hash is kept as it is, and fails verification as it
+should.
 
 ``match_seals`` holds the service's Ed25519 signature over each finished match's final hash.
 
@@ -24,7 +25,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 
 # the legacy layout is frozen by definition (it describes bytes hashed before this revision),
 # so this import stays valid however the event classes evolve
-from domain.envelope import legacy_body
+from domain.games.cuccu.legacy import legacy_body
 
 revision: str = "0002"
 down_revision: str | None = "0001"

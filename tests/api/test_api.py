@@ -11,7 +11,11 @@ import sqlalchemy as sa
 from litestar.testing import AsyncTestClient
 
 from api.store import create_engine
-from domain import CARDS, decode_event, fold, initial_state, view
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.events import decode_event
+from domain.games.cuccu.evolve import fold
+from domain.games.cuccu.state import initial_state
+from domain.games.cuccu.views import view
 from tests.api.helpers import (
     BOTS_ONLY,
     HUMAN_VS_BOTS,

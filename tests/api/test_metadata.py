@@ -7,7 +7,7 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
-from domain import CARDS
+from domain.games.cuccu.cards import CARDS
 
 BOTS = [{"name": f"bot {i}", "kind": "bot", "bot_level": "basic"} for i in range(4)]
 

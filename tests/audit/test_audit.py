@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from domain import CARDS, Event
 from domain.audit import (
     AuditInputError,
     AuditRecord,
@@ -23,9 +22,11 @@ from domain.audit import (
     render,
     to_ndjson,
 )
-from domain.events import (
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.events import (
     CardDealt,
     CardsExchanged,
+    Event,
     LifeLost,
     MatchCreated,
     MatchWon,

@@ -23,9 +23,8 @@ from api.cli import main
 from api.keystore import KeyStore
 from api.signing import seal_line
 from domain.audit import AuditReport, audit, chain, parse_export, render, to_ndjson
-from domain.commands import SeatSpec
 from domain.envelope import parse_body
-from domain.events import UnknownEvent
+from domain.event_codec import UnknownEvent
 from domain.games import CUCCO21, of_first_event
 from domain.games.cucco21.bots import autoplay, choose
 from domain.games.cucco21.cards import CARDS
@@ -46,6 +45,7 @@ from domain.games.cucco21.events import (
 from domain.games.cucco21.fairness import commitment
 from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import view
+from domain.seats import SeatSpec
 
 MATCH = "c21c21c2-0000-4000-8000-000000000021"
 

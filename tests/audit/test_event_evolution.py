@@ -52,7 +52,7 @@ CHECK = r"""
 import asyncio, json, sys
 from pathlib import Path
 import msgspec
-from domain.events import UPCAST, LifeLost
+from domain.games.cuccu.events import UPCAST, LifeLost
 from domain.audit import audit, chain, parse_export, render
 from api.keystore import KeyStore
 from api.signing import check_seal

@@ -16,9 +16,8 @@ from msgspec.structs import replace
 
 from api.keystore import KeyStore
 from api.signing import seal_line
-from domain import Event
 from domain.audit import AuditInputError, audit, chain, parse_export, to_ndjson
-from domain.events import MatchCreated
+from domain.games.cuccu.events import Event, MatchCreated
 from viewer.simulate import bot_match
 
 MATCH = "0f0e0d0c-0b0a-4908-8706-050403020100"

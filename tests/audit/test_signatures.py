@@ -15,9 +15,8 @@ from api.cli import main
 from api.keys import KeyRing
 from api.keystore import KeyStore
 from api.signing import Signer, check_seal, seal_line
-from domain import Event
 from domain.audit import audit, chain, parse_export, to_ndjson
-from domain.events import MatchCreated
+from domain.games.cuccu.events import Event, MatchCreated
 from viewer.simulate import bot_match
 
 MATCH_A = "aaaaaaaa-0000-4000-8000-000000000001"

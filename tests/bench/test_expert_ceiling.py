@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from domain import MatchState, pending, view
-from domain.bots.expert import PACK_SIZE, account
+from domain.games.cuccu.bots.expert import PACK_SIZE, account
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState
+from domain.games.cuccu.views import view
 from tests.bots.bots_support import decisions
 
 ROOT = Path(__file__).resolve().parents[2]

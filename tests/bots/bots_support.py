@@ -7,19 +7,10 @@ from collections.abc import Iterator, Sequence
 
 from msgspec.structs import replace
 
-from domain import (
-    Choose,
-    CreateMatch,
-    MatchState,
-    SeatSpec,
-    StartRound,
-    apply,
-    initial_state,
-    pending,
-    view,
-)
-from domain.bots import autoplay, choose
-from domain.events import (
+from domain.games.cuccu.bots import autoplay, choose
+from domain.games.cuccu.commands import Choose, CreateMatch, StartRound
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import (
     DealerKept,
     Event,
     ExchangeRequested,
@@ -29,6 +20,10 @@ from domain.events import (
     LifeLost,
     PackExchanged,
 )
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.games.cuccu.views import view
+from domain.seats import SeatSpec
 
 
 def new_match(levels: Sequence[str], lives: int, dealer: int) -> MatchState:

@@ -1,4 +1,4 @@
-"""``domain.bots.autoplay``: the one loop that plays a match with no one at the table."""
+"""``domain.games.cuccu.bots.autoplay``: the one loop that plays a match with no one seated."""
 
 from __future__ import annotations
 
@@ -6,9 +6,13 @@ import random
 
 import pytest
 
-from domain import CreateMatch, Event, MatchState, SeatSpec, apply, initial_state, pending
-from domain.bots import autoplay
-from domain.events import RoundStarted
+from domain.games.cuccu.bots import autoplay
+from domain.games.cuccu.commands import CreateMatch
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import Event, RoundStarted
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.seats import SeatSpec
 
 
 def _match(*, open_seat: bool = False) -> MatchState:

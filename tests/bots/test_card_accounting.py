@@ -9,8 +9,7 @@ from bots_support import decisions, new_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import CARDS, Choose, MatchState, StartRound, apply, pending, view
-from domain.bots.expert import (
+from domain.games.cuccu.bots.expert import (
     DEALER_SHARE,
     SURPRISE,
     PastTurn,
@@ -22,7 +21,12 @@ from domain.bots.expert import (
     template_state,
     unseen_cards,
 )
-from domain.cards import is_special
+from domain.games.cuccu.cards import CARDS, is_special
+from domain.games.cuccu.commands import Choose, StartRound
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState
+from domain.games.cuccu.views import view
 
 SALT = "00" * 16
 

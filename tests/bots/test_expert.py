@@ -12,17 +12,20 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from api.tournament import run_tournament
-from domain import BOT_LEVELS, MatchState, MatchView, pending, view
-from domain.bots import POLICIES, choose
-from domain.bots.expert import expert_choice
-from domain.cards import is_special, rank
-from domain.events import (
+from domain.games.cuccu.bots import POLICIES, choose
+from domain.games.cuccu.bots.expert import expert_choice
+from domain.games.cuccu.cards import is_special, rank
+from domain.games.cuccu.commands import BOT_LEVELS
+from domain.games.cuccu.events import (
     CardDealt,
     CardRevealed,
     CardsExchanged,
     ExchangeReversed,
     PackExchanged,
 )
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState
+from domain.games.cuccu.views import MatchView, view
 
 
 def test_expert_is_a_bot_level() -> None:

@@ -23,9 +23,10 @@ from api.tournament import (
     seated_levels,
     wilson_interval,
 )
-from domain import MatchState, MatchView, view
-from domain.bots import basic_choice
 from domain.errors import DomainError
+from domain.games.cuccu.bots import basic_choice
+from domain.games.cuccu.state import MatchState
+from domain.games.cuccu.views import MatchView, view
 
 ROOT = Path(__file__).resolve().parents[2]
 

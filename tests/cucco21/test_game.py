@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from domain.commands import SeatSpec
 from domain.errors import DomainError
 from domain.games.cucco21.cards import CARDS
 from domain.games.cucco21.commands import Choose, ClaimSeat, CreateGame, Shuffle, StartRound
@@ -15,6 +14,7 @@ from domain.games.cucco21.events import DeckShuffled, SeatClaimed
 from domain.games.cucco21.fairness import commitment, shuffled
 from domain.games.cucco21.game import GAME
 from domain.games.cucco21.views import redact, view
+from domain.seats import SeatSpec
 
 
 def test_a_bad_configuration_is_refused_with_every_reason() -> None:

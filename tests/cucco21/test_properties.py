@@ -17,7 +17,6 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.commands import SeatSpec
 from domain.errors import DomainError
 from domain.games.cucco21.bots import autoplay, choose
 from domain.games.cucco21.cards import CARDS
@@ -47,6 +46,7 @@ from domain.games.cucco21.fairness import commitment
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import redact, view
+from domain.seats import SeatSpec
 
 GAMES = int(os.environ.get("CUCCO21_PROPERTY_GAMES", "150"))
 CARD_IDS = frozenset(CARDS)

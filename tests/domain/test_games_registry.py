@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain import CreateMatch, SeatSpec
 from domain.games import CUCCO21, CUCCU, DEFAULT_GAME, GAMES, Game, by_name, of_first_event
 from domain.games.cucco21.commands import CreateGame
 from domain.games.cucco21.config import Config
+from domain.games.cuccu.commands import CreateMatch
+from domain.seats import SeatSpec
 
 
 def test_both_games_are_registered_by_name() -> None:

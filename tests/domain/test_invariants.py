@@ -17,35 +17,29 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import (
-    CARDS,
-    Choose,
-    CreateMatch,
-    DomainError,
-    Event,
-    MatchState,
-    SeatSpec,
-    apply,
-    decode_event,
-    encode_event,
-    evolve,
-    fold,
-    initial_state,
-    pending,
-    redact,
-    view,
-)  # fmt: skip
-from domain.bots import autoplay, choose
-from domain.events import (
+from domain.errors import DomainError
+from domain.games.cuccu.bots import autoplay, choose
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.commands import Choose, CreateMatch
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import (
     CardDealt,
     CardRevealed,
     CardsExchanged,
+    Event,
     ExchangeReversed,
     PackExchanged,
     RoundEnded,
     RoundScored,
     RoundStarted,
+    decode_event,
+    encode_event,
 )  # fmt: skip
+from domain.games.cuccu.evolve import evolve, fold
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.games.cuccu.views import redact, view
+from domain.seats import SeatSpec
 
 MATCHES = int(os.environ.get("CUCCU_PROPERTY_MATCHES", "2000"))
 CARD_IDS = frozenset(CARDS)

@@ -6,24 +6,16 @@ import hashlib
 
 import pytest
 
-from domain import (
-    CARDS,
-    Choose,
-    ClaimSeat,
-    CreateMatch,
-    DomainError,
-    MatchState,
-    SeatSpec,
-    StartRound,
-    apply,
-    commitment,
-    decide,
-    initial_state,
-    pending,
-    redact,
-    view,
-)  # fmt: skip
-from domain.events import CardDealt, CardsExchanged, RoundEnded, RoundStarted
+from domain.errors import DomainError
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.commands import Choose, ClaimSeat, CreateMatch, StartRound
+from domain.games.cuccu.decide import apply, decide
+from domain.games.cuccu.events import CardDealt, CardsExchanged, RoundEnded, RoundStarted
+from domain.games.cuccu.fairness import commitment
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.games.cuccu.views import redact, view
+from domain.seats import SeatSpec
 
 SALT = "ab" * 16
 HUMANS = tuple(SeatSpec(f"p{i}") for i in range(4))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import CARDS
-from domain.conformance import play
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.conformance import play
 
 
 def scenario(

@@ -9,7 +9,7 @@ from typing import get_args
 from api.app import API_VERSION
 from api.models import CommandType
 from api.problems import PROBLEM_TYPES
-from domain import EVENT_TYPES
+from domain.games.cuccu.events import EVENT_TYPES
 from tests.integration.server import ROOT
 
 GUIDE = (ROOT / "docs" / "API.md").read_text(encoding="utf-8")

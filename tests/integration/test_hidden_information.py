@@ -25,7 +25,8 @@ from typing import Any
 import httpx
 import pytest
 
-from domain import CARDS, decode_event
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.events import decode_event
 from tests.api.helpers import bearer
 from tests.domain.test_invariants import Knowledge
 from tests.integration.server import Server

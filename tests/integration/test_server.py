@@ -11,7 +11,9 @@ from typing import Any
 import httpx
 
 from api.store import EventStore, create_engine, upgrade, verify_chain
-from domain import fold, initial_state
+from domain.games import CUCCU
+from domain.games.cuccu.evolve import fold
+from domain.games.cuccu.state import initial_state
 from tests.api.helpers import HUMAN_VS_BOTS, bearer
 from tests.integration.server import Server, cuccu
 
@@ -23,7 +25,7 @@ async def check_stream(database_url: str, match_id: str) -> int:
         store = EventStore(engine)
         stored = await store.load(match_id)
         verify_chain(stored)
-        state = fold([s.event for s in stored], initial_state())
+        state = fold([s.event_of(CUCCU) for s in stored], initial_state())
         record = await store.get_match(match_id)
         assert record is not None
         assert record.version == state.version == len(stored)

@@ -22,7 +22,7 @@ from api.store import (
     StoredEvent,
 )
 from api.store.events import chain_records
-from domain import Event
+from domain.games.cuccu.events import Event
 
 
 class InMemoryStore:

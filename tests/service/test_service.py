@@ -21,8 +21,10 @@ from api.service import (
     WrongMatch,
     hash_token,
 )
-from domain import DomainError, event_type, pending
 from domain.audit import parse_export
+from domain.errors import DomainError
+from domain.event_codec import event_type
+from domain.games.cuccu.pending import pending
 from tests.service.fakes import InMemoryStore
 
 ANN_VS_BOTS = [

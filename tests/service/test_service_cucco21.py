@@ -6,8 +6,8 @@ import msgspec
 import pytest
 
 from api.service import InvalidOptions, MatchService, NewSeat, UnknownGame
-from domain import DomainError
 from domain.envelope import parse_body
+from domain.errors import DomainError
 from domain.games.cucco21 import fairness
 from domain.games.cucco21.events import DeckShuffled
 from domain.games.cucco21.pending import pending

@@ -23,9 +23,10 @@ from api.cli import main
 from api.export import export_lines
 from api.store import ChainBroken, EventStore, MatchSummary, create_engine, upgrade, verify_chain
 from api.store.migrate import current_revision, head_revision
-from domain import fold
 from domain.audit import audit, parse_export, parse_record, render
 from domain.envelope import LEGACY_ENVELOPE, RECORD_ENVELOPE
+from domain.games import CUCCU
+from domain.games.cuccu.evolve import fold
 
 FIXTURES = Path(__file__).parents[1] / "audit" / "fixtures"
 JsonType = sa.JSON().with_variant(JSONB(), "postgresql")
@@ -171,7 +172,7 @@ async def test_a_match_in_progress_goes_on_with_current_records(
     await upgrade(old_engine)
     store = EventStore(old_engine)
     before = await store.load(match_id)
-    state = fold([s.event for s in before])
+    state = fold([s.event_of(CUCCU) for s in before])
     events = [parse_record(ln).event for ln in lines[cut:]]
     final = fold(events, state)
     await store.commit(

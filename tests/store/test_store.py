@@ -29,19 +29,14 @@ from api.store import (
 from api.store.events import record_time
 from api.store.migrate import downgrade, head_revision
 from api.store.tables import metadata
-from domain import (
-    CARDS,
-    GENESIS_HASH,
-    CreateMatch,
-    Event,
-    MatchState,
-    SeatSpec,
-    StartRound,
-    apply,
-    chain_hash,
-    initial_state,
-    record_body,
-)
+from domain.envelope import GENESIS_HASH, chain_hash, record_body
+from domain.games import CUCCU
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.commands import CreateMatch, StartRound
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import Event
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.seats import SeatSpec
 
 SEATS = (
     SeatSpec("ann", "human"),
@@ -124,7 +119,7 @@ async def test_append_and_load_round_trip_with_hash_chain(store: EventStore) -> 
     match_id, state = await new_match(store)
     stored = await store.load(match_id)
     _, events = opening()
-    assert [s.event for s in stored] == events
+    assert [s.event_of(CUCCU) for s in stored] == events
     assert [s.version for s in stored] == list(range(1, len(events) + 1))
     verify_chain(stored)
     prev = GENESIS_HASH

@@ -9,7 +9,6 @@ import msgspec
 import pytest
 
 from domain.audit import chain, parse_export, to_ndjson
-from domain.commands import SeatSpec
 from domain.games.cucco21.bots import autoplay, choose
 from domain.games.cucco21.cards import value
 from domain.games.cucco21.commands import CreateGame
@@ -25,6 +24,7 @@ from domain.games.cucco21.events import (
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import GameView, view
+from domain.seats import SeatSpec
 from viewer.games import game_of, game_of_summary
 from viewer.games.cucco21 import (
     Replay21,

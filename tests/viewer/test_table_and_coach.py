@@ -7,19 +7,15 @@ import re
 
 import pytest
 
-from domain import (
-    Choose,
-    CreateMatch,
-    MatchState,
-    SeatSpec,
-    apply,
-    initial_state,
-    pending,
-    shuffled_round,
-    view,
-)
 from domain.audit import chain
-from domain.events import LivesReset, RoundScored, SeatEliminated
+from domain.games.cuccu.commands import Choose, CreateMatch
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import LivesReset, RoundScored, SeatEliminated
+from domain.games.cuccu.fairness import shuffled_round
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, initial_state
+from domain.games.cuccu.views import view
+from domain.seats import SeatSpec
 from viewer.board import action, frame_drawing, view_drawing
 from viewer.coach import advise
 from viewer.replay_model import Replay

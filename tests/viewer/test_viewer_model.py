@@ -7,15 +7,16 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from domain import CARDS, view
 from domain.audit import chain
-from domain.events import (
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.events import (
     CardRevealed,
     LifeLost,
     LivesReset,
     RoundEnded,
     RoundScored,
 )
+from domain.games.cuccu.views import view
 from viewer.captions import caption, card_name
 from viewer.i18n import LANGS, tr
 from viewer.replay_model import Replay

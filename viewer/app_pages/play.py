@@ -11,9 +11,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from domain import MatchView
-from domain.events import ExchangeRequested, InnChoiceMade, Retargeted
 from domain.games import GAMES
+from domain.games.cuccu.events import ExchangeRequested, InnChoiceMade, Retargeted
+from domain.games.cuccu.views import MatchView
 from viewer import board, remote
 from viewer.captions import caption, card_chip, card_name, seat_names
 from viewer.coach import Advice, advise

@@ -6,7 +6,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from domain.commands import SeatSpec
+from domain.seats import SeatSpec
 
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 12  # the box holds 12 Life cards (C3)

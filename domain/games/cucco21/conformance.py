@@ -14,8 +14,6 @@ from typing import Any, Final
 
 from msgspec.structs import replace
 
-from domain.commands import SeatSpec
-from domain.errors import DomainError
 from domain.games.cucco21.cards import CARDS
 from domain.games.cucco21.commands import Choose, CreateGame, Shuffle, StartRound
 from domain.games.cucco21.config import ROUND_CARDS, Config
@@ -24,6 +22,7 @@ from domain.games.cucco21.events import Event, GameEnded, SetEnded
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, Seals, initial_state
 from domain.games.cucco21.transcript import transcript
+from domain.seats import SeatSpec
 
 FORMAT: Final = "cucco21-scenario/1"
 _SALT: Final = "00" * 16  # scenarios fix every deck; the commitments' salt does not matter
@@ -146,30 +145,3 @@ def play(scenario: dict[str, Any]) -> dict[str, Any]:
         "game_over": over,
         "game_winners": list(game_end.winners) if game_end is not None else [],
     }
-
-
-def first_difference(scenario: dict[str, Any]) -> str | None:
-    """None if the scenario passes, else a one-line description of its first difference."""
-    if scenario.get("format") != FORMAT:
-        return f"malformed scenario: format is not {FORMAT!r}"
-    if not isinstance(scenario.get("expected"), dict):
-        return "malformed scenario: no 'expected' object"
-    try:
-        actual = play(scenario)
-    except (AssertionError, DomainError) as error:
-        return f"{type(error).__name__}: {error}"
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        return f"malformed scenario: {type(error).__name__}: {error}"
-    for field, want in scenario["expected"].items():
-        if field not in actual:
-            return f"malformed scenario: unknown expected field {field!r}"
-        got = actual[field]
-        if field == "events" and isinstance(want, list):
-            for i, (w, g) in enumerate(zip(want, got, strict=False)):
-                if w != g:
-                    return f"events[{i}]: expected {json.dumps(w)}, got {json.dumps(g)}"
-            if len(want) != len(got):
-                return f"events: expected {len(want)} entries, got {len(got)}"
-        elif got != want:
-            return f"{field}: expected {json.dumps(want)}, got {json.dumps(got)}"
-    return None

@@ -1,8 +1,8 @@
 """``decide``: what happens when a command meets a state (CUCCO21 §4–§8, README canonical order).
 
-As in Cuccù's ``domain/decide.py``, each rule step is an event emitted onto a tape that folds
-it at once, so the next step reads the state exactly as a replay will. After every command the
-round runs on by itself until it needs a seat's answer or a shuffle (``_advance``).
+As in Cuccù's ``domain/games/cuccu/decide.py``, each rule step is an event emitted onto a tape
+that folds it at once, so the next step reads the state exactly as a replay will. After every
+command the round runs on by itself until it needs a seat's answer or a shuffle (``_advance``).
 """
 
 from __future__ import annotations

@@ -3,21 +3,19 @@
 Fields that carry a card some seats may not see are ``str | None``: the stored event always
 holds the card; ``views.redact`` blanks it for whoever may not see it (§9).
 
-Events evolve as Cuccù's do (``domain.events``): each type has a ``schema_version`` stored with
-every record; a type whose fields change bumps it to n + 1 and gains a static
-``upcast_vn_vn1(data) -> data``, and :func:`event_from_json` lifts old records on read.
+Events evolve as every game's do (``domain.event_codec``): a type whose fields change bumps
+its ``schema_version`` and gains a static ``upcast_vn_vn1(data) -> data``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar, Final, Literal
+from typing import ClassVar, Final, Literal
 
 import msgspec
 
-from domain.commands import SeatSpec
-from domain.events import UnknownEvent
+from domain.event_codec import EventCodec, event_type, snake
 from domain.games.cucco21.config import RoundCard
+from domain.seats import SeatSpec
 
 PayReason = Literal["ante", "penalty", "ceremony"]
 OutReason = Literal["clown", "cat"]
@@ -31,11 +29,7 @@ class _Event(
     schema_version: ClassVar[int] = 1
 
 
-def _snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
-
-
-class GameCreated(_Event, frozen=True, tag=_snake):
+class GameCreated(_Event, frozen=True, tag=snake):
     seats: tuple[SeatSpec, ...]
     starting_chips: int
     powers: bool
@@ -43,14 +37,14 @@ class GameCreated(_Event, frozen=True, tag=_snake):
     first_dealer: int
 
 
-class SeatClaimed(_Event, frozen=True, tag=_snake):
+class SeatClaimed(_Event, frozen=True, tag=snake):
     """An open seat became a human seat under ``name``."""
 
     seat: int
     name: str
 
 
-class DeckShuffled(_Event, frozen=True, tag=_snake):
+class DeckShuffled(_Event, frozen=True, tag=snake):
     """Deck ``number`` is built: the first from all 42 cards, each later one from the discard
     pile (§4.7). ``commitment`` = sha256(salt ‖ order) is public at once; ``order`` and ``salt``
     stay hidden until ``DeckOpened`` (C27)."""
@@ -62,7 +56,7 @@ class DeckShuffled(_Event, frozen=True, tag=_snake):
     salt: str | None
 
 
-class DeckOpened(_Event, frozen=True, tag=_snake):
+class DeckOpened(_Event, frozen=True, tag=snake):
     """A deck's order and salt, made public once it was used up (at the end of that round) or
     the game ended: anyone can check them against its commitment."""
 
@@ -71,7 +65,7 @@ class DeckOpened(_Event, frozen=True, tag=_snake):
     salt: str
 
 
-class RoundStarted(_Event, frozen=True, tag=_snake):
+class RoundStarted(_Event, frozen=True, tag=snake):
     set_number: int
     round: int  # counted over the whole game, from 1
     round_card: RoundCard
@@ -79,7 +73,7 @@ class RoundStarted(_Event, frozen=True, tag=_snake):
     turn_order: tuple[int, ...]
 
 
-class ChipsPaid(_Event, frozen=True, tag=_snake):
+class ChipsPaid(_Event, frozen=True, tag=snake):
     """``seat`` pays ``amount`` (≥ 1) chips to the box or to the claimer ``to`` (a seat)."""
 
     seat: int
@@ -88,7 +82,7 @@ class ChipsPaid(_Event, frozen=True, tag=_snake):
     reason: PayReason
 
 
-class SeatBankrupted(_Event, frozen=True, tag=_snake):
+class SeatBankrupted(_Event, frozen=True, tag=snake):
     """``seat`` could not pay in full (C23); ``card`` is the card it discarded at once, if any."""
 
     seat: int
@@ -96,75 +90,75 @@ class SeatBankrupted(_Event, frozen=True, tag=_snake):
     card: str | None
 
 
-class CardDealt(_Event, frozen=True, tag=_snake):
+class CardDealt(_Event, frozen=True, tag=snake):
     seat: int
     card: str | None
 
 
-class Kept(_Event, frozen=True, tag=_snake):
+class Kept(_Event, frozen=True, tag=snake):
     seat: int
 
 
-class Asked(_Event, frozen=True, tag=_snake):
+class Asked(_Event, frozen=True, tag=snake):
     seat: int
     target: int
 
 
-class Refused(_Event, frozen=True, tag=_snake):
+class Refused(_Event, frozen=True, tag=snake):
     """A Lovers or a Cat refused: which of the two stays secret (C13)."""
 
     seat: int
     asker: int
 
 
-class SentOn(_Event, frozen=True, tag=_snake):
+class SentOn(_Event, frozen=True, tag=snake):
     seat: int
     asker: int
 
 
-class Traded(_Event, frozen=True, tag=_snake):
+class Traded(_Event, frozen=True, tag=snake):
     asker: int
     target: int
     asker_gets: str | None
     target_gets: str | None
 
 
-class DeckDiscarded(_Event, frozen=True, tag=_snake):
+class DeckDiscarded(_Event, frozen=True, tag=snake):
     seat: int
     card: str
 
 
-class CardDrawn(_Event, frozen=True, tag=_snake):
+class CardDrawn(_Event, frozen=True, tag=snake):
     seat: int
     card: str | None
 
 
-class PowerDiscarded(_Event, frozen=True, tag=_snake):
+class PowerDiscarded(_Event, frozen=True, tag=snake):
     seat: int
     card: str
 
 
-class TakenBack(_Event, frozen=True, tag=_snake):
+class TakenBack(_Event, frozen=True, tag=snake):
     seat: int
     card: str
 
 
-class MadeOut(_Event, frozen=True, tag=_snake):
+class MadeOut(_Event, frozen=True, tag=snake):
     seat: int
     reason: OutReason
     card: str
 
 
-class Died(_Event, frozen=True, tag=_snake):
+class Died(_Event, frozen=True, tag=snake):
     seat: int
     reason: DeathReason
 
 
-class Claimed(_Event, frozen=True, tag=_snake):
+class Claimed(_Event, frozen=True, tag=snake):
     seat: int
 
 
-class Declined(_Event, frozen=True, tag=_snake):
+class Declined(_Event, frozen=True, tag=snake):
     seat: int
 
 
@@ -173,40 +167,40 @@ class Reveal(msgspec.Struct, frozen=True, gc=False):
     card: str
 
 
-class RoundScored(_Event, frozen=True, tag=_snake):
+class RoundScored(_Event, frozen=True, tag=snake):
     revealed: tuple[Reveal, ...]  # the holders' cards, in turn order
     out: tuple[int, ...]  # the holders of the lowest card, in turn order
 
 
-class RevealedDiscarded(_Event, frozen=True, tag=_snake):
+class RevealedDiscarded(_Event, frozen=True, tag=snake):
     cards: tuple[str, ...]
 
 
-class SetEnded(_Event, frozen=True, tag=_snake):
+class SetEnded(_Event, frozen=True, tag=snake):
     survivor: int | None
     undecided: bool
 
 
-class BoxTaken(_Event, frozen=True, tag=_snake):
+class BoxTaken(_Event, frozen=True, tag=snake):
     seat: int
     amount: int
 
 
-class RoundEnded(_Event, frozen=True, tag=_snake):
+class RoundEnded(_Event, frozen=True, tag=snake):
     """The set goes on: the next round's card and dealer."""
 
     next_round_card: RoundCard
     next_dealer: int
 
 
-class SetStarted(_Event, frozen=True, tag=_snake):
+class SetStarted(_Event, frozen=True, tag=snake):
     """A new set: every seat that is not bankrupt is alive again; the round card is 1."""
 
     number: int
     dealer: int
 
 
-class GameEnded(_Event, frozen=True, tag=_snake):
+class GameEnded(_Event, frozen=True, tag=snake):
     winners: tuple[int, ...]
 
 
@@ -224,55 +218,15 @@ EVENT_TYPES: Final[tuple[type[_Event], ...]] = (
     BoxTaken, RoundEnded, SetStarted, GameEnded,
 )  # fmt: skip
 
-_encoder = msgspec.json.Encoder()
-_decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)
-_list_decoder: msgspec.json.Decoder[list[Event]] = msgspec.json.Decoder(list[Event])
-
-
-def event_type(event: Event) -> str:
-    """The event's ``type`` tag, e.g. ``"chips_paid"``."""
-    return str(type(event).__struct_config__.tag)
-
-
-def encode_event(event: Event) -> bytes:
-    return _encoder.encode(event)
-
-
-def decode_event(data: bytes | str) -> Event:
-    return _decoder.decode(data)
-
-
-def decode_events(data: bytes | str) -> list[Event]:
-    return _list_decoder.decode(data)
-
-
+_CODEC: EventCodec[Event] = EventCodec(Event, EVENT_TYPES, "Cucco 21")
 #: each event class by its tag (the stored ``type``)
-EVENT_CLASSES: Final[dict[str, type[_Event]]] = {
-    str(cls.__struct_config__.tag): cls for cls in EVENT_TYPES
-}
-_data_decoders: Final[dict[str, msgspec.json.Decoder[Any]]] = {
-    tag: msgspec.json.Decoder(cls) for tag, cls in EVENT_CLASSES.items()
-}
+EVENT_CLASSES = _CODEC.classes
+encode_event = _CODEC.encode
+decode_event = _CODEC.decode
+decode_events = _CODEC.decode_many
+event_from_json = _CODEC.from_json
 
-
-def event_from_json(type_: str, schema: int, data: bytes | str) -> Event:
-    """The event a record stores as ``type_`` at ``schema`` with ``data`` (its fields' JSON),
-    upcast to today's version. :class:`UnknownEvent` (every game's reader raises it) for a
-    type or version this code does not know; ``msgspec.ValidationError`` for data that does
-    not fit the type."""
-    cls = EVENT_CLASSES.get(type_)
-    if cls is None:
-        raise UnknownEvent(f"unknown Cucco 21 event type {type_!r}")
-    if schema == cls.schema_version:
-        return _data_decoders[type_].decode(data)  # type: ignore[no-any-return]
-    if not 1 <= schema <= cls.schema_version:
-        raise UnknownEvent(
-            f"{type_} schema version {schema}: this code reads versions 1 to {cls.schema_version}"
-        )
-    fields: dict[str, Any] = msgspec.json.decode(data)
-    for version in range(schema, cls.schema_version):
-        step: Callable[[dict[str, Any]], dict[str, Any]] = getattr(
-            cls, f"upcast_v{version}_v{version + 1}"
-        )
-        fields = step(dict(fields))
-    return msgspec.convert(fields, cls)  # type: ignore[return-value]
+__all__ = [
+    "EVENT_CLASSES", "EVENT_TYPES", "Event", "decode_event", "decode_events", "encode_event",
+    "event_from_json", "event_type",
+]  # fmt: skip

@@ -8,7 +8,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.commands import SeatSpec
 from domain.games.cucco21.cards import CEREMONY, CEREMONY_MIN_GOT, CLOWN, kept_when_drawn, value
 from domain.games.cucco21.events import (
     Asked,
@@ -42,6 +41,7 @@ from domain.games.cucco21.events import (
     Traded,
 )  # fmt: skip
 from domain.games.cucco21.state import GameState, RoundState, Rules, Seals, holds
+from domain.seats import SeatSpec
 
 
 def _set(values: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:

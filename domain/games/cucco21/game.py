@@ -12,8 +12,16 @@ from typing import Any, Final, cast
 
 import msgspec
 
-from domain.commands import SeatSpec
-from domain.games.cucco21 import commands, decide, events, evolve, pending, state, views
+from domain.games.cucco21 import (
+    commands,
+    conformance,
+    decide,
+    events,
+    evolve,
+    pending,
+    state,
+    views,
+)
 from domain.games.cucco21.audit import AUDIT
 from domain.games.cucco21.bots import NEEDS_LOG
 from domain.games.cucco21.bots import choose as bot_choose
@@ -21,6 +29,7 @@ from domain.games.cucco21.cards import CARDS
 from domain.games.cucco21.config import DEFAULT_CHIPS, Config
 from domain.games.cucco21.fairness import shuffled
 from domain.games.game import HOST, Game, Standing
+from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cucco 21's terms -----------------------------------
 
@@ -145,4 +154,6 @@ GAME = Game(
     summary=summary,
     read_event=events.event_from_json,
     audit=AUDIT,
+    scenario_format=conformance.FORMAT,
+    play_scenario=conformance.play,
 )

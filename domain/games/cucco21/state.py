@@ -11,10 +11,10 @@ from typing import Literal
 
 import msgspec
 
-from domain.commands import SeatSpec
 from domain.games.cucco21.cards import kept_when_drawn
 from domain.games.cucco21.config import RoundCard
 from domain.games.cucco21.events import CardDealt, CardDrawn, Event, Reveal
+from domain.seats import SeatSpec
 
 GameStatus = Literal["new", "between_rounds", "in_round", "over"]
 Phase = Literal["deal", "turns", "scoring"]

@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from domain.audit_record import AuditRecord, CheckFailed, GameAudit, GameCheck
-from domain.cards import CARD_SET, rank
-from domain.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
-from domain.decide import apply, losers
 from domain.errors import DomainError
-from domain.events import (
+from domain.games.cuccu.cards import CARD_SET, rank
+from domain.games.cuccu.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
+from domain.games.cuccu.decide import apply, losers
+from domain.games.cuccu.events import (
     CardRevealed,
     DealerKept,
     Event,
@@ -45,9 +45,9 @@ from domain.events import (
     encode_event,
     event_type,
 )
-from domain.evolve import evolve
-from domain.fairness import commitment
-from domain.state import MatchState, RoundState, initial_state
+from domain.games.cuccu.evolve import evolve
+from domain.games.cuccu.fairness import commitment
+from domain.games.cuccu.state import MatchState, RoundState, initial_state
 
 
 def _short(event: Event) -> str:

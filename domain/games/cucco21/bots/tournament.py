@@ -12,7 +12,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.commands import SeatSpec
 from domain.games.cucco21.bots import NEEDS_LOG, autoplay, choose
 from domain.games.cucco21.commands import CreateGame
 from domain.games.cucco21.config import Config
@@ -20,6 +19,7 @@ from domain.games.cucco21.decide import apply
 from domain.games.cucco21.events import Event, GameEnded, RoundStarted
 from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import view
+from domain.seats import SeatSpec
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from domain.events import (
+from domain.games.cuccu.events import (
     CardDealt,
     CardsExchanged,
     Event,
@@ -21,8 +21,8 @@ from domain.events import (
     RoundScored,
     RoundStarted,
 )  # fmt: skip
-from domain.pending import PendingDecision, pending
-from domain.state import MatchState, MatchStatus, Step
+from domain.games.cuccu.pending import PendingDecision, pending
+from domain.games.cuccu.state import MatchState, MatchStatus, Step
 
 
 def redact(event: Event, seat: int | None, *, reveal_all: bool = False) -> Event:

@@ -45,11 +45,11 @@ from typing import NamedTuple, cast
 
 from msgspec.structs import replace
 
-from domain.bots.basic import basic_decision, exchanges_on_turn
-from domain.cards import CARDS, is_special
-from domain.commands import Choice, Choose, SeatSpec
-from domain.decide import apply
-from domain.events import (
+from domain.games.cuccu.bots.basic import basic_decision, exchanges_on_turn
+from domain.games.cuccu.cards import CARDS, is_special
+from domain.games.cuccu.commands import Choice, Choose
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import (
     CardDealt,
     CardRevealed,
     CardsExchanged,
@@ -60,9 +60,10 @@ from domain.events import (
     PackExchanged,
     Retargeted,
 )
-from domain.pending import pending
-from domain.state import MatchState, RoundState
-from domain.views import MatchView
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, RoundState
+from domain.games.cuccu.views import MatchView
+from domain.seats import SeatSpec
 
 PACK_SIZE = len(CARDS)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from domain.cards import rank, value
-from domain.views import MatchView
+from domain.games.cuccu.cards import rank, value
+from domain.games.cuccu.views import MatchView
 
 
 def _strength(card: str) -> float:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.events import (
+from domain.games.cuccu.events import (
     CardRevealed,
     CardsExchanged,
     DealerKept,

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import cast
 
-from domain.commands import Choice, Choose, StartRound
-from domain.decide import apply
-from domain.events import Event
-from domain.fairness import RandomSource, shuffled_round
-from domain.pending import pending
-from domain.state import MatchState
+from domain.games.cuccu.commands import Choice, Choose, StartRound
+from domain.games.cuccu.decide import apply
+from domain.games.cuccu.events import Event
+from domain.games.cuccu.fairness import RandomSource, shuffled_round
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState
 
 Answer = Callable[[MatchState, int], str]
 """The choice for the seat that must decide in this state (a bot reads only its view)."""

@@ -6,7 +6,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from domain.state import MatchState
+from domain.games.cuccu.state import MatchState
 
 DecisionKind = Literal[
     "turn", "dealer_turn", "inn_choice", "inn_response", "next_round", "claim_seat"

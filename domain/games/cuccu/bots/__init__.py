@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from domain.bots.autoplay import Answer, autoplay
-from domain.bots.basic import basic_choice
-from domain.bots.expert import expert_choice
-from domain.views import MatchView
+from domain.games.cuccu.bots.autoplay import Answer, autoplay
+from domain.games.cuccu.bots.basic import basic_choice
+from domain.games.cuccu.bots.expert import expert_choice
+from domain.games.cuccu.views import MatchView
 
 Policy = Callable[[MatchView, random.Random], str]
 

@@ -1,17 +1,12 @@
-"""Shuffle commitments and the genesis of the per-match hash chain (see docs/ARCHITECTURE.md).
-
-The chain itself hashes stored records: ``domain.envelope``.
-"""
+"""A round's shuffle and its commitment (RULES.md; docs/ARCHITECTURE.md "Fairness")."""
 
 from __future__ import annotations
 
 import hashlib
-from typing import Final, Protocol
+from typing import Protocol
 
-from domain.cards import CARDS
-from domain.commands import StartRound
-
-GENESIS_HASH: Final = "0" * 64
+from domain.games.cuccu.cards import CARDS
+from domain.games.cuccu.commands import StartRound
 
 
 def commitment(salt: str, pack: tuple[str, ...]) -> str:

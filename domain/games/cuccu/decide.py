@@ -6,10 +6,17 @@ next step reads the state exactly as a replay will see it.
 
 from __future__ import annotations
 
-from domain.cards import CARD_SET, TWO_FOOLS_VALUE, rank, value
-from domain.commands import BOT_LEVELS, Choose, ClaimSeat, Command, CreateMatch, StartRound
 from domain.errors import DomainError
-from domain.events import (
+from domain.games.cuccu.cards import CARD_SET, TWO_FOOLS_VALUE, rank, value
+from domain.games.cuccu.commands import (
+    BOT_LEVELS,
+    Choose,
+    ClaimSeat,
+    Command,
+    CreateMatch,
+    StartRound,
+)
+from domain.games.cuccu.events import (
     CardDealt,
     CardRevealed,
     CardsExchanged,
@@ -36,10 +43,10 @@ from domain.events import (
     SeatClaimed,
     SeatEliminated,
 )  # fmt: skip
-from domain.evolve import evolve
-from domain.fairness import commitment
-from domain.pending import pending
-from domain.state import MatchState, RoundState
+from domain.games.cuccu.evolve import evolve
+from domain.games.cuccu.fairness import commitment
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, RoundState
 
 MIN_SEATS, MAX_SEATS = 2, 20  # the pack cannot run out below 39 seats (§5.6)
 

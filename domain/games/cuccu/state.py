@@ -6,8 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from domain.commands import SeatSpec
-from domain.events import Event
+from domain.games.cuccu.events import Event
+from domain.seats import SeatSpec
 
 MatchStatus = Literal["new", "between_rounds", "in_round", "over"]
 Step = Literal["turn", "dealer_turn", "inn_choice", "inn_response", "scored"]

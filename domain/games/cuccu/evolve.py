@@ -7,9 +7,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.cards import rank
-from domain.commands import SeatSpec
-from domain.events import (
+from domain.games.cuccu.cards import rank
+from domain.games.cuccu.events import (
     CardDealt,
     CardRevealed,
     CardsExchanged,
@@ -35,7 +34,8 @@ from domain.events import (
     SeatClaimed,
     SeatEliminated,
 )  # fmt: skip
-from domain.state import MatchState, RoundState
+from domain.games.cuccu.state import MatchState, RoundState
+from domain.seats import SeatSpec
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domain.pending import pending
-from domain.state import MatchState
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState
 
 Deal = Literal["deal"]
 DEAL: Deal = "deal"

@@ -6,23 +6,13 @@ from typing import Literal
 
 import msgspec
 
+from domain.seats import SeatSpec
+
 Choice = Literal["keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse"]
 CHOICES: tuple[Choice, ...] = (
     "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse",
 )  # fmt: skip
-SeatKind = Literal["human", "bot", "open"]
 BOT_LEVELS: tuple[str, ...] = ("random", "basic", "expert")
-
-
-class SeatSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One seat at creation: a display name, human, bot (with its level) or open.
-
-    An open seat waits for a person to claim it; the first round starts when none is left.
-    """
-
-    name: str
-    kind: SeatKind = "human"
-    bot_level: str | None = None
 
 
 class CreateMatch(msgspec.Struct, frozen=True, tag="create_match", tag_field="type"):

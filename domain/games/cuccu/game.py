@@ -1,0 +1,128 @@
+"""Cuccù (RULES.md) behind the game seam: ``GAME`` gathers the package's modules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+import msgspec
+
+from domain.games.cuccu import conformance
+from domain.games.cuccu.audit import AUDIT
+from domain.games.cuccu.bots import choose as bot_choose
+from domain.games.cuccu.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
+from domain.games.cuccu.decide import apply, decide
+from domain.games.cuccu.events import (
+    Event,
+    decode_events,
+    encode_event,
+    event_from_json,
+    event_type,
+)
+from domain.games.cuccu.evolve import evolve, fold
+from domain.games.cuccu.fairness import shuffled_round
+from domain.games.cuccu.legacy import legacy_body, legacy_event
+from domain.games.cuccu.pending import pending
+from domain.games.cuccu.state import MatchState, initial_state, is_terminal
+from domain.games.cuccu.turns import DEAL, automatic_turn, bot_level, has_expert, has_live_human
+from domain.games.cuccu.views import redact, view
+from domain.games.game import HOST, Game, LegacyFormat, Standing
+from domain.seats import SeatSpec
+
+# --- hosting: what the service needs, in Cuccù's terms ----------------------------------------
+
+#: a deal's salt: 32 bytes (the service has always used this length)
+SALT_BYTES = 32
+CHOICES: tuple[str, ...] = (
+    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round",
+)  # fmt: skip
+
+
+def create_command(
+    seats: tuple[SeatSpec, ...], first_dealer: int, options: Mapping[str, Any]
+) -> CreateMatch:
+    return CreateMatch(
+        seats=seats, starting_lives=int(options["starting_lives"]), first_dealer=first_dealer
+    )
+
+
+def host_turn(state: MatchState) -> str | int | None:
+    turn = automatic_turn(state)
+    return HOST if turn == DEAL else turn
+
+
+def host_command(state: MatchState, rng: Any) -> StartRound:
+    """The only host step of Cuccù is a round's deal."""
+    return shuffled_round(rng, salt_bytes=SALT_BYTES)
+
+
+def player_command(state: MatchState, seat: int, choice: str, rng: Any) -> Command:
+    """``next_round`` is a deal with the host's chance (any seat may ask for it)."""
+    if choice == "next_round":
+        return host_command(state, rng)
+    return Choose(seat=seat, choice=cast(Choice, choice))
+
+
+def bot_command(state: MatchState, seat: int, rng: Any) -> Choose:
+    choice = bot_choose(bot_level(state, seat), view(state, seat), rng)
+    return Choose(seat=seat, choice=cast(Choice, choice))
+
+
+def slow_bots(state: MatchState) -> bool:
+    return has_expert(state) or not has_live_human(state)
+
+
+def command_meta(command: Command) -> dict[str, Any]:
+    # A round's pack and salt live in its round_started event (hidden until round_ended);
+    # metadata names the command only, so it can never carry a card.
+    if isinstance(command, StartRound):
+        return {"type": "start_round"}
+    return cast(dict[str, Any], msgspec.to_builtins(command))
+
+
+def summary(state: MatchState) -> Standing:
+    return Standing(
+        status=state.status,
+        standing=state.lives,
+        winners=() if state.winner is None else (state.winner,),
+        rounds=state.rounds_played,
+        version=state.version,
+        seats=state.seats,
+    )
+
+
+GAME = Game(
+    name="cuccu",
+    created_event="match_created",
+    command_type=Command,
+    event_type=Event,
+    initial=initial_state,
+    decide=decide,
+    apply=apply,
+    evolve=evolve,
+    fold=fold,
+    pending=pending,
+    view=view,
+    redact=redact,
+    is_over=is_terminal,
+    encode_event=encode_event,
+    decode_events=decode_events,
+    event_name=event_type,
+    create_command=create_command,
+    options={"starting_lives": 3},
+    automatic_turn=host_turn,
+    host_command=host_command,
+    player_command=player_command,
+    choices=CHOICES,
+    claim_command=ClaimSeat,
+    bot_level=bot_level,
+    bot_command=bot_command,
+    slow_bots=slow_bots,
+    command_meta=command_meta,
+    summary=summary,
+    read_event=event_from_json,
+    audit=AUDIT,
+    scenario_format=conformance.FORMAT,
+    play_scenario=conformance.play,
+    legacy=LegacyFormat(body=legacy_body, event=legacy_event),
+)
