@@ -85,13 +85,14 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
     match event:
         case GameCreated(seats=seats, starting_chips=chips, powers=powers):
             on = tr(lang, "c21.powers_on" if powers else "c21.powers_off")
-            return tr(lang, key, seats=len(seats), chips=chips, powers=on)
+            return tr(lang, key, seats=len(seats), chips=trn(lang, "c21.count.chips", chips),
+                      powers=on)  # fmt: skip
         case SeatClaimed(seat=seat, name=name):
             return tr(lang, key, seat=seat, name=name)
         case DeckShuffled(number=number, size=size):
-            return tr(lang, key, number=number, size=size)
+            return tr(lang, key, number=number, cards=trn(lang, "count.cards", size))
         case DeckOpened(number=number, order=order):
-            return tr(lang, key, number=number, size=len(order))
+            return tr(lang, key, number=number, cards=trn(lang, "count.cards", len(order)))
         case RoundStarted(round=rnd, set_number=s, round_card=card, dealer=dealer):
             return tr(lang, key, round=rnd, set=s, card=card, dealer=who(dealer))
         case ChipsPaid(seat=seat, amount=amount, to=to, reason=reason):
@@ -124,7 +125,7 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
             lowest = ", ".join(who(s) for s in out) or tr(lang, "c21.nobody")
             return tr(lang, key, cards=shown or "-", out=lowest)
         case RevealedDiscarded(cards=cards):
-            return tr(lang, key, count=len(cards))
+            return tr(lang, key, cards=trn(lang, "count.cards", len(cards)))
         case SetEnded(survivor=survivor, undecided=undecided):
             if undecided:
                 return tr(lang, "c21.ev.set_ended.undecided")
