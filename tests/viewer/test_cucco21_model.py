@@ -189,3 +189,16 @@ def test_between_rounds_play_tells_how_the_last_round_ended() -> None:
 def test_the_discarded_reveal_counts_its_cards_in_words_that_agree(n: int, text: str) -> None:
     cards = tuple(f"{v}#1" for v in range(2, 2 + n))
     assert caption(RevealedDiscarded(cards=cards), ["A"], "en").endswith(f"pile {text}.")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "A pays 2 chips to the box (penalty)."),
+     ("fr", "A paie 2 jetons à la caisse (pénalité)."),
+     ("pt", "A paga 2 fichas à caixa (penalidade).")],
+)  # fmt: skip
+def test_a_payment_to_the_box_reads_right_in_each_language(lang: Lang, text: str) -> None:
+    paid = ChipsPaid(seat=0, amount=2, to="box", reason="penalty")
+    assert caption(paid, ["A", "B"], lang) == text
+    to_seat = ChipsPaid(seat=1, amount=1, to=0, reason="ceremony")
+    assert caption(to_seat, ["A", "B"], "pt") == "B paga 1 ficha a A (cobrança da Cerimônia)."

@@ -96,9 +96,11 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
         case RoundStarted(round=rnd, set_number=s, round_card=card, dealer=dealer):
             return tr(lang, key, round=rnd, set=s, card=card, dealer=who(dealer))
         case ChipsPaid(seat=seat, amount=amount, to=to, reason=reason):
-            whom = tr(lang, "c21.box") if to == "box" else who(to)
-            return tr(lang, key, seat=who(seat), chips=trn(lang, "c21.count.chips", amount),
-                      to=whom, reason=tr(lang, f"c21.pay.{reason}"))  # fmt: skip
+            paid = trn(lang, "c21.count.chips", amount)
+            why = tr(lang, f"c21.pay.{reason}")
+            if to == "box":  # its own sentence: "to" + "the box" is not "to the box" everywhere
+                return tr(lang, "c21.ev.chips_paid.box", seat=who(seat), chips=paid, reason=why)
+            return tr(lang, key, seat=who(seat), chips=paid, to=who(to), reason=why)
         case SeatBankrupted(seat=seat):
             return tr(lang, key, seat=who(seat))
         case CardDealt(seat=seat, card=card) | CardDrawn(seat=seat, card=card):
