@@ -29,6 +29,8 @@ class OpenMatch:
     #: a sample, which no service recorded)
     signature: SealCheck | None = None
     game: str = "cuccu"  # the registry name of the game its first event names
+    #: the id of the key the export's seal names (None without a seal)
+    seal_key: str | None = None
 
 
 def build(label: str, records: Sequence[AuditRecord], match_id: str | None = None) -> OpenMatch:
@@ -46,6 +48,7 @@ def from_ndjson(
     exported = parse_export(data)
     opened = build(label, exported.records, match_id)
     opened.signature = check_seal(opened.report, exported.seal, exported.keys, trusted or KeyRing())
+    opened.seal_key = exported.seal.key_id if exported.seal is not None else None
     return opened
 
 

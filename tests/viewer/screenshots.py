@@ -3,11 +3,13 @@
     .venv/bin/python -m tests.viewer.screenshots docs/img
 
 Starts `cuccu run` on free ports with a fresh SQLite file, plays in Debian's Chromium and
-writes play-desktop.png, play-phone.png, replay-desktop.png and replay-phone.png.
+writes, for Cuccù, play-desktop.png, play-phone.png, replay-desktop.png and replay-phone.png,
+and for Cucco 21 the same four names with "21" after the page's (play21-desktop.png, ...).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -23,12 +25,23 @@ VIEWPORTS = {
     "phone": ({"width": 390, "height": 2000}, 2),
 }
 REPLAY_SEED = 21
+REPLAY21_SEED = 4
 
 
-def _replay_step(api: str, match_id: str) -> int:
+def _bot_game21(api: str, seed: int) -> str:
+    """A finished Cucco 21 game of four basic bots (one set), its match id."""
+    seats = [{"name": n, "kind": "bot", "bot_level": "basic"} for n in ("Ann", "Bob", "Cy", "Di")]
+    body = {"game": "cucco21", "seats": seats, "seed": seed, "max_sets": 1}
+    response = httpx.post(f"{api}/matches", json=body, timeout=60)
+    response.raise_for_status()
+    match_id: str = response.json()["match_id"]
+    return match_id
+
+
+def _replay_step(api: str, match_id: str, kinds: tuple[str, ...]) -> int:
     """The first step of the match with an action worth showing (an arrow between seats)."""
     lines = httpx.get(f"{api}/matches/{match_id}/export", timeout=30).text.splitlines()
-    for kind in ("exchange_refused", "pledge_made", "cards_exchanged"):
+    for kind in kinds:
         for step, line in enumerate(lines, 1):
             if f'"type":"{kind}"' in line:
                 return step
@@ -43,6 +56,17 @@ def _replay(page: Page, viewer: str, match_id: str, step: int) -> None:
         page.get_by_role("button", name="Next ›").click()
         expect(page.get_by_text(f"Event {at} of")).to_be_visible()
     settle(page)
+    _drawn(page)
+
+
+def _drawn(page: Page) -> None:
+    """Wait until the table and any table of events are painted, not just in the page."""
+    expect(page.locator("svg.cuccu-table").first).to_be_visible()
+    for grid in page.locator('[data-testid="stDataFrame"] canvas').all():
+        expect(grid).to_be_visible()
+    size = page.viewport_size or {"width": 1, "height": 1}
+    page.mouse.move(size["width"] - 1, size["height"] - 1)  # hovering nothing: no tool bars
+    page.wait_for_timeout(800)  # the data grid paints its canvas after it is attached
 
 
 def _play(page: Page, viewer: str) -> None:
@@ -53,13 +77,28 @@ def _play(page: Page, viewer: str) -> None:
     page.get_by_text("Coach: show the expert's estimate for each choice").click()
     expect(page.get_by_text("chance of losing a life").first).to_be_visible()
     settle(page)
+    _drawn(page)
+
+
+def _play21(page: Page, viewer: str) -> None:
+    page.goto(f"{viewer}/play")
+    page.get_by_text("Cucco 21", exact=True).click()
+    expect(page.get_by_label("Starting chips")).to_be_visible()  # Cucco 21's own form
+    settle(page)
+    page.get_by_role("button", name="Start a match").click()
+    expect(page.get_by_text(re.compile(r"^Game \w{8} · set 1"))).to_be_visible()
+    settle(page)
+    _drawn(page)
 
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, cuccu_run(Path(tmp) / "cuccu.db") as (api, viewer):
         match_id = api.bot_match(REPLAY_SEED, ("Ann", "Bob", "Cy", "Di"))
-        step = _replay_step(api.base, match_id)
+        step = _replay_step(api.base, match_id, ("exchange_refused", "pledge_made",
+                                                 "cards_exchanged"))  # fmt: skip
+        game21 = _bot_game21(api.base, REPLAY21_SEED)
+        step21 = _replay_step(api.base, game21, ("traded", "refused", "sent_on"))
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
             expect.set_options(timeout=TIMEOUT_MS)
@@ -71,6 +110,10 @@ def main(out: Path) -> None:
                 page.screenshot(path=out / f"replay-{name}.png")
                 _play(page, viewer)
                 page.screenshot(path=out / f"play-{name}.png")
+                _replay(page, viewer, game21, step21)
+                page.screenshot(path=out / f"replay21-{name}.png")
+                _play21(page, viewer)
+                page.screenshot(path=out / f"play21-{name}.png")
                 context.close()
             browser.close()
     for found in sorted(out.glob("*.png")):

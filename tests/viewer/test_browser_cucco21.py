@@ -129,8 +129,14 @@ def test_play_offers_cucco21_with_its_own_options(service: tuple[Api, str], page
     for label in ("Starting chips", "Sets at most (0: until a bankruptcy)"):
         expect(page.get_by_label(label)).to_be_visible()
     expect(page.get_by_text("Powers of the special cards")).to_be_visible()
+    # a newcomer reads the game's own rules in a minute before starting, not Cuccù's
+    expect(page.get_by_text(re.compile(r"The round card in the middle says what that costs"))
+           ).to_be_visible()  # fmt: skip
+    assert "cuckoo" not in main_text(page)
     choose_language(page, "Français")
     expect(page.get_by_label("Jetons de départ")).to_be_visible()
+    expect(page.get_by_text("Comment jouer (une minute)")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"La carte de manche au centre"))).to_be_visible()
 
 
 def test_play_a_cucco21_game_against_bots(service: tuple[Api, str], page: Page) -> None:
@@ -155,3 +161,6 @@ def test_play_a_cucco21_game_against_bots(service: tuple[Api, str], page: Page) 
         settle(page)
     expect(page.get_by_text("The game is over. Most chips:").first).to_be_visible()
     assert "WINNER" in _table_text(page)
+    # how the last round ended, in words, beside the result
+    expect(page.get_by_text(re.compile(r"^How round \d+ ended$"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Cards shown: .*Lowest: ")).first).to_be_visible()

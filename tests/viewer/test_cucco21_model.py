@@ -17,8 +17,11 @@ from domain.games.cucco21.decide import apply
 from domain.games.cucco21.events import (
     ChipsPaid,
     GameCreated,
+    RevealedDiscarded,
+    RoundEnded,
     RoundScored,
     RoundStarted,
+    SetEnded,
     Traded,
 )
 from domain.games.cucco21.pending import pending
@@ -28,6 +31,7 @@ from domain.seats import SeatSpec
 from viewer.games import game_of, game_of_summary
 from viewer.games.cucco21 import (
     Replay21,
+    caption,
     card_words,
     chips_curve,
     choice_words,
@@ -35,6 +39,7 @@ from viewer.games.cucco21 import (
     trade_target,
     view_drawing,
 )
+from viewer.games.play21 import SeenEvent21, round_ending
 from viewer.i18n import LANGS, Lang
 from viewer.session import build
 from viewer.simulate import bot_game21
@@ -157,3 +162,43 @@ def test_play_says_whom_a_trade_asks_and_shows_only_the_players_card() -> None:
     dealer = _first_turn_of(0, dealer=True)
     label, meaning = choice_words(dealer, "trade", names, "fr")
     assert label == "Échanger avec la pioche" and "pioche" in meaning
+
+
+def test_between_rounds_play_tells_how_the_last_round_ended() -> None:
+    """The reveal and what it cost, from the last scoring on, never the next round's ante."""
+    events = bot_game21(3)
+    seen = [SeenEvent21(version, event) for version, event in enumerate(events, 1)]
+    ends = [i for i, e in enumerate(events) if isinstance(e, RoundEnded)]
+    assert len(ends) >= 2
+    for end in ends:
+        ending = round_ending(seen[: end + 1])
+        assert isinstance(ending[0].event, RoundScored)
+        scored = ending[0].version
+        assert [e.version for e in ending] == sorted(e.version for e in ending)
+        paid = [e for e in ending if isinstance(e.event, ChipsPaid)]
+        assert all(e.event.reason != "ante" for e in paid)
+        last_scoring = max(s.version for s in seen[: end + 1] if isinstance(s.event, RoundScored))
+        assert scored == last_scoring
+    # a whole game's end: the last round's reveal, then the set's end and its box
+    final = round_ending(seen)
+    assert any(isinstance(e.event, SetEnded) for e in final)
+    assert round_ending(seen[:3]) == []  # nothing scored yet
+
+
+@pytest.mark.parametrize(("n", "text"), [(1, "(1 card)"), (3, "(3 cards)")])
+def test_the_discarded_reveal_counts_its_cards_in_words_that_agree(n: int, text: str) -> None:
+    cards = tuple(f"{v}#1" for v in range(2, 2 + n))
+    assert caption(RevealedDiscarded(cards=cards), ["A"], "en").endswith(f"pile {text}.")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "A pays 2 chips to the box (penalty)."),
+     ("fr", "A paie 2 jetons à la caisse (pénalité)."),
+     ("pt", "A paga 2 fichas à caixa (penalidade).")],
+)  # fmt: skip
+def test_a_payment_to_the_box_reads_right_in_each_language(lang: Lang, text: str) -> None:
+    paid = ChipsPaid(seat=0, amount=2, to="box", reason="penalty")
+    assert caption(paid, ["A", "B"], lang) == text
+    to_seat = ChipsPaid(seat=1, amount=1, to=0, reason="ceremony")
+    assert caption(to_seat, ["A", "B"], "pt") == "B paga 1 ficha a A (cobrança da Cerimônia)."

@@ -147,12 +147,19 @@ def test_the_signature_of_an_export_is_checked_with_the_keys_of_the_api(api: Api
     at = upload(open_page("audit", api_url=api.base), export)
     signed = [s.value for s in at.success if "**Signature**" in s.value]
     assert len(signed) == 1 and f"signed by the service at {api.base}" in signed[0]
+    kid = json.loads(export.splitlines()[-1])["seal"]["key_id"]
+    assert f"Signed with the service's key {kid}." in signed[0]
     assert not at.error
+    # every word of it in the reader's language, the key's too
+    at = upload(open_page("audit", lang="fr", api_url=api.base), export)
+    [signed_fr] = [s.value for s in at.success if "**Signature**" in s.value]
+    assert f"Signé avec la clé {kid} du service." in signed_fr and "signed by" not in signed_fr
     # the same file where the viewer cannot reach that service: its keys are not trusted,
     # whatever keys the file itself carries
     at = upload(open_page("audit"), export)
     [failed] = [e.value for e in at.error if "**Signature**" in e.value]
-    assert "found only in the export itself: untrusted" in failed
+    assert "Its key is only in the export itself" in failed
+    assert any("found only in the export itself: untrusted" in c.value for c in at.caption)
     # and a log rewritten with recomputed hashes fails the signature, not the audit
     rewritten = export.replace('"name":"Ann"', '"name":"Eve"')
     lines = rewritten.splitlines()
@@ -162,7 +169,8 @@ def test_the_signature_of_an_export_is_checked_with_the_keys_of_the_api(api: Api
     at = upload(open_page("audit", api_url=api.base), text, "forged.ndjson")
     assert "Every check passes" in at.success[0].value
     [failed] = [e.value for e in at.error if "**Signature**" in e.value]
-    assert "the signature is over match" in failed
+    assert "The signature is over another match, or over another end of this one." in failed
+    assert any("the signature is over match" in c.value for c in at.caption)
 
 
 def test_audit_of_a_tampered_export_names_the_check_and_the_event(

@@ -65,13 +65,17 @@ def _signature(match: OpenMatch) -> None:
     if signed is None:
         return
     if signed.ok:
-        st.success(f"**{T('sig.title')}** — {T('sig.ok', url=api_url())}  \n{signed.detail}",
+        key = T("sig.key", kid=match.seal_key or "?")
+        st.success(f"**{T('sig.title')}** — {T('sig.ok', url=api_url())}  \n{key}",
                    icon=":material/verified:")  # fmt: skip
     elif signed.status == "unsigned":
         st.warning(f"**{T('sig.title')}** — {T('sig.unsigned')}", icon=":material/warning:")
     else:
-        st.error(f"**{T('sig.title')}** — {T('sig.failed', url=api_url())}  \n{signed.detail}",
+        # the reason in the reader's language; the checker's own words for whoever digs further
+        why = _words(f"sig.why.{signed.status}", "")
+        st.error(f"**{T('sig.title')}** — {T('sig.failed', url=api_url())}  \n{why}",
                  icon=":material/error:")  # fmt: skip
+        st.caption(f"`{signed.detail}`")
 
 
 page()

@@ -85,19 +85,22 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
     match event:
         case GameCreated(seats=seats, starting_chips=chips, powers=powers):
             on = tr(lang, "c21.powers_on" if powers else "c21.powers_off")
-            return tr(lang, key, seats=len(seats), chips=chips, powers=on)
+            return tr(lang, key, seats=len(seats), chips=trn(lang, "c21.count.chips", chips),
+                      powers=on)  # fmt: skip
         case SeatClaimed(seat=seat, name=name):
             return tr(lang, key, seat=seat, name=name)
         case DeckShuffled(number=number, size=size):
-            return tr(lang, key, number=number, size=size)
+            return tr(lang, key, number=number, cards=trn(lang, "count.cards", size))
         case DeckOpened(number=number, order=order):
-            return tr(lang, key, number=number, size=len(order))
+            return tr(lang, key, number=number, cards=trn(lang, "count.cards", len(order)))
         case RoundStarted(round=rnd, set_number=s, round_card=card, dealer=dealer):
             return tr(lang, key, round=rnd, set=s, card=card, dealer=who(dealer))
         case ChipsPaid(seat=seat, amount=amount, to=to, reason=reason):
-            whom = tr(lang, "c21.box") if to == "box" else who(to)
-            return tr(lang, key, seat=who(seat), chips=trn(lang, "c21.count.chips", amount),
-                      to=whom, reason=tr(lang, f"c21.pay.{reason}"))  # fmt: skip
+            paid = trn(lang, "c21.count.chips", amount)
+            why = tr(lang, f"c21.pay.{reason}")
+            if to == "box":  # its own sentence: "to" + "the box" is not "to the box" everywhere
+                return tr(lang, "c21.ev.chips_paid.box", seat=who(seat), chips=paid, reason=why)
+            return tr(lang, key, seat=who(seat), chips=paid, to=who(to), reason=why)
         case SeatBankrupted(seat=seat):
             return tr(lang, key, seat=who(seat))
         case CardDealt(seat=seat, card=card) | CardDrawn(seat=seat, card=card):
@@ -124,7 +127,7 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
             lowest = ", ".join(who(s) for s in out) or tr(lang, "c21.nobody")
             return tr(lang, key, cards=shown or "-", out=lowest)
         case RevealedDiscarded(cards=cards):
-            return tr(lang, key, count=len(cards))
+            return tr(lang, key, cards=trn(lang, "count.cards", len(cards)))
         case SetEnded(survivor=survivor, undecided=undecided):
             if undecided:
                 return tr(lang, "c21.ev.set_ended.undecided")

@@ -115,7 +115,11 @@ def _bars(title: str, rows: list[dict[str, object]]) -> None:
         xOffset=alt.XOffset(f"{kind}:N", sort=kinds),
         y=alt.Y(f"{count}:Q", stack=None, axis=alt.Axis(tickMinStep=1, format="d")),
     )
-    colour = alt.Color(f"{kind}:N", scale=alt.Scale(domain=kinds, range=PALETTE[: len(kinds)]))
+    # under the bars and never cut: a half-width chart leaves a side legend too little room
+    # for "lowest card in sudden death" in any language
+    legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=0)
+    colour = alt.Color(f"{kind}:N", scale=alt.Scale(domain=kinds, range=PALETTE[: len(kinds)]),
+                       legend=legend)  # fmt: skip
     bars = base.mark_bar(stroke="#222222", strokeWidth=1).encode(
         color=colour, tooltip=[f"{name}:N", f"{kind}:N", f"{count}:Q"]
     )

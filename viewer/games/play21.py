@@ -17,7 +17,17 @@ import httpx
 import msgspec
 
 from api.client import Client, bot, human, problem_error
-from domain.games.cucco21.events import Event
+from domain.games.cucco21.events import (
+    BoxTaken,
+    ChipsPaid,
+    Died,
+    Event,
+    RoundScored,
+    RoundStarted,
+    SeatBankrupted,
+    SetEnded,
+    SetStarted,
+)
 from domain.games.cucco21.views import GameView
 from viewer.remote import ApiUnavailable, call
 
@@ -38,6 +48,26 @@ class Game21:
     seat: int
     view: GameView
     seen: list[SeenEvent21] = field(default_factory=list)
+
+
+#: what a round's end does to the chips and the set, after its scoring reveal
+ROUND_END = (RoundScored, ChipsPaid, Died, SeatBankrupted, SetEnded, BoxTaken)
+
+
+def round_ending(seen: Sequence[SeenEvent21]) -> list[SeenEvent21]:
+    """The last scored round's reveal and what followed from it (penalties, deaths, the set's
+    end and its box), so a person between rounds sees how the round ended without reading the
+    whole log."""
+    start = max((i for i, e in enumerate(seen) if isinstance(e.event, RoundScored)), default=None)
+    if start is None:
+        return []
+    ending: list[SeenEvent21] = []
+    for seen_event in seen[start:]:
+        if isinstance(seen_event.event, RoundStarted | SetStarted):
+            break  # the next round's ante is not this round's doing
+        if isinstance(seen_event.event, ROUND_END):
+            ending.append(seen_event)
+    return ending
 
 
 def request_body(name: str, level: str, chips: int, powers: bool, max_sets: int | None,

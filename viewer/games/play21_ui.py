@@ -62,7 +62,14 @@ def _follow(game: Game21) -> None:
         _report(error)
 
 
+def how_to_play(expanded: bool) -> None:
+    with st.expander(T("play.how_title"), expanded=expanded):
+        st.markdown(T("c21.play.how"))
+
+
 def new_game_form(levels: tuple[str, ...]) -> None:
+    st.info(T("play.intro"))
+    how_to_play(expanded=True)
     with st.form("new_game21"):
         st.text_input(T("play.name"), value="Player", max_chars=40, key="play_name")
         st.selectbox(T("play.level"), levels, key="play_level",
@@ -79,6 +86,7 @@ def _decision(game: Game21, names: list[str]) -> None:
     if view.status == "over":
         winners = ", ".join(names[s] for s in view.winners)
         st.success(T("c21.play.over", winners=winners), icon=":material/emoji_events:")
+        _round_ending(game, names)
         if st.button(T("matches.open"), key="play_replay"):
             if open_from_api(game.match_id):
                 st.switch_page("app_pages/replay.py", query_params={"match": game.match_id})
@@ -86,6 +94,7 @@ def _decision(game: Game21, names: list[str]) -> None:
         return
     if decision is None:
         return
+    _where_you_stand(game, names)
     mine = decision.kind == "next_round" or decision.seat == game.seat
     if not mine:
         st.info(T("play.waiting", seat=names[decision.seat] if decision.seat is not None else "…"))
@@ -99,6 +108,28 @@ def _decision(game: Game21, names: list[str]) -> None:
             # every choice is drawn alike: the page explains, it does not push one answer
             st.button(label, key=f"do_{choice}", on_click=_act, args=(choice,), width="stretch")
             st.caption(meaning)
+
+
+def _round_ending(game: Game21, names: list[str]) -> None:
+    """How the last round ended: the reveal, who paid or died, the set's end."""
+    ending = play21.round_ending(game.seen)
+    if not ending:
+        return
+    here = lang()
+    lines = "\n".join(f"- {caption(e.event, names, here)}" for e in ending)
+    st.markdown(f"**{T('c21.play.round_ending', round=game.view.round)}**\n\n{lines}")
+
+
+def _where_you_stand(game: Game21, names: list[str]) -> None:
+    """Between rounds, how the round ended; out of the set or the game, why you only watch."""
+    view = game.view
+    me = view.seats[game.seat]
+    if me.bankrupt:
+        st.warning(T("c21.play.bankrupt"), icon=":material/block:")
+    elif not me.alive:
+        st.warning(T("c21.play.dead"), icon=":material/hourglass_empty:")
+    if view.pending is not None and view.pending.kind == "next_round":
+        _round_ending(game, names)
 
 
 def show(game: Game21) -> None:
@@ -118,6 +149,7 @@ def show(game: Game21) -> None:
         card = card_words(view.hand, here) if view.hand else "—"
         st.markdown("### " + T("play.your_card_is", card=card))
         _decision(game, names)
+    how_to_play(expanded=False)
     st.markdown(f"**{T('play.seen')}**")
     recent = list(reversed(game.seen[-40:]))
     st.dataframe(pd.DataFrame({"#": [e.version for e in recent],
