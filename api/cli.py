@@ -317,7 +317,10 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cuccu", description="The Cuccù match service")
+    parser = argparse.ArgumentParser(
+        prog="cuccu",
+        description="The match service of the cuckoo family of card games (Cuccù, Cucco 21)",
+    )
     parser.add_argument(
         "--database-url",
         help="database URL (default: $CUCCU_DATABASE_URL, else sqlite ./cuccu.db)",
@@ -347,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     up = db_sub.add_parser("upgrade", help="migrate the schema to the latest revision")
     up.set_defaults(func=cmd_db_upgrade)
 
-    sim = sub.add_parser("simulate", help="play bot-only matches and summarize them")
+    sim = sub.add_parser("simulate", help="play bot-only Cuccù matches and summarize them")
     sim.add_argument("--matches", "-n", type=int, default=100)
     sim.add_argument("--seats", type=int, default=4)
     sim.add_argument("--lives", type=int, default=3)
@@ -364,7 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
     exp.set_defaults(func=cmd_export)
 
     ver = sub.add_parser(
-        "verify", help="audit a match's complete log: hash chain, shuffles, replay, cards, lives"
+        "verify",
+        help="audit a finished match of either game from its complete log: hash chain, "
+        "shuffle or deck commitments, replay through the rules, the game's own checks, signature",
     )
     ver.add_argument("target", metavar="MATCH_ID|FILE.ndjson", help="a match id or an export")
     ver.add_argument(
