@@ -23,13 +23,13 @@ from api.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures"
 
-LIFE_LOST_TODAY = """class LifeLost(_Event, frozen=True, tag=_snake):
+LIFE_LOST_TODAY = """class LifeLost(_Event, frozen=True, tag=snake):
     seat: int
     reason: LossReason
     lives_after: int
     on_behalf_of: int | None = None
 """
-LIFE_LOST_EVOLVED = """class LifeLost(_Event, frozen=True, tag=_snake):
+LIFE_LOST_EVOLVED = """class LifeLost(_Event, frozen=True, tag=snake):
     seat: int
     reason: LossReason
     lives_after: int
@@ -54,6 +54,7 @@ from pathlib import Path
 import msgspec
 from domain.games.cuccu.events import UPCAST, LifeLost
 from domain.audit import audit, chain, parse_export, render
+from domain.games import CUCCU
 from api.keystore import KeyStore
 from api.signing import check_seal
 from api.store import EventStore, create_engine, verify_chain
@@ -69,7 +70,7 @@ async def stored():
         for match in await store.list_matches(limit=10):
             events = await store.load(match.id)
             verify_chain(events)
-            result.append([e.event for e in events])
+            result.append([e.event_of(CUCCU) for e in events])
         return result
     finally:
         await engine.dispose()
@@ -107,7 +108,7 @@ def evolved_domain(tmp_path: Path) -> Path:
     """Today's domain package, with LifeLost given an optional field (schema version 2)."""
     root = tmp_path / "evolved"
     shutil.copytree(ROOT / "domain", root / "domain")
-    events = root / "domain" / "events.py"
+    events = root / "domain" / "games" / "cuccu" / "events.py"
     source = events.read_text()
     assert LIFE_LOST_TODAY in source, "LifeLost changed: update this test's copy of it"
     events.write_text(source.replace(LIFE_LOST_TODAY, LIFE_LOST_EVOLVED))
