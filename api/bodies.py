@@ -106,8 +106,8 @@ def decode_create_match(body: bytes) -> CreateMatchIn:
 class CreateMatchDTO(AbstractDTO[Any]):
     """The body of ``POST /matches``: decoded by :func:`decode_create_match`, and described
     in the OpenAPI document as a ``oneOf`` of the games' schemas with a discriminator on
-    ``game``. Only the two hooks of a DTO that a request body uses are filled in; it builds
-    no transfer models."""
+    ``game``. It fills in only what a request body's DTO is asked for (decoding, the schema)
+    and builds no transfer models."""
 
     @classmethod
     def generate_field_definitions(
@@ -156,16 +156,12 @@ class CreateMatchDTO(AbstractDTO[Any]):
         )
         return schema
 
-    @staticmethod
-    def check(body: bytes) -> object:
-        return decode_create_match(body)
-
 
 def body_check(handler: HTTPRouteHandler) -> BodyCheck | None:
     """How a route's JSON body is checked strictly; None: the route reads no JSON struct."""
     dto = handler.resolve_data_dto()
     if dto is not None and issubclass(dto, CreateMatchDTO):
-        return dto.check
+        return decode_create_match
     data = handler.parsed_fn_signature.parameters.get("data")
     struct = data.annotation if data is not None else None
     if isinstance(struct, type) and issubclass(struct, msgspec.Struct):
