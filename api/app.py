@@ -11,13 +11,13 @@ import msgspec
 from litestar import Litestar, Request
 from litestar.datastructures import State
 from litestar.di import Provide
-from litestar.exceptions import ValidationException
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import RedocRenderPlugin, ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, Schema, SecurityScheme, Tag
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api.bodies import body_check, members
 from api.bots_pool import BotPool
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
@@ -163,18 +163,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
 
 async def strict_json_body(request: Request[Any, Any, Any]) -> None:
-    """Check a JSON body against its struct strictly before the handler's lax conversion.
+    """Check a JSON body strictly (``api.bodies``) before the handler's lax conversion.
 
-    Litestar converts bodies leniently (``"3"`` would pass as the integer 3); a body with a
-    value of the wrong JSON type is refused here with 422 instead, and a body sent as anything
-    but JSON (curl's default form encoding) with 415. Malformed JSON is left to Litestar (400),
-    and an oversized body is refused while it is read (413).
+    A body with a value of the wrong JSON type is refused here with 422 (Litestar would pass
+    ``"3"`` as the integer 3), and a body sent as anything but JSON (curl's default form
+    encoding) with 415. Malformed JSON is left to Litestar (400), and an oversized body is
+    refused while it is read (413).
     """
     if request.method != "POST":
         return
-    data = request.route_handler.parsed_fn_signature.parameters.get("data")
-    struct = data.annotation if data is not None else None
-    if not (isinstance(struct, type) and issubclass(struct, msgspec.Struct)):
+    check = body_check(request.route_handler)
+    if check is None:
         return
     media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media_type != "application/json" and not media_type.endswith("+json"):
@@ -186,50 +185,15 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
         )
     body = await request.body()
     try:
-        msgspec.json.decode(body, type=struct)
-    except msgspec.ValidationError as exc:
-        message, _, where = str(exc).partition(" - at `")
-        key = where.rstrip("`").removeprefix("$").removeprefix(".")
-        allowed = _allowed_values(struct, key)
-        if allowed and message.startswith("Invalid enum value"):
-            message += " (one of: " + ", ".join(allowed) + ")"
-        raise ValidationException(
-            detail=message, extra=[{"message": message, "key": key, "source": "body"}]
-        ) from exc
+        check(body)
     except msgspec.DecodeError:
         return  # Litestar answers 400 for it
 
 
-def _members(kind: Any) -> list[Any]:
-    """The member types of a field's type, without their metadata wrappers."""
-    import msgspec.inspect as mi
-
-    if isinstance(kind, mi.Metadata):
-        kind = kind.type
-    if isinstance(kind, mi.UnionType):
-        return [k.type if isinstance(k, mi.Metadata) else k for k in kind.types]
-    return [kind]
-
-
-def _allowed_values(struct: type[msgspec.Struct], key: str) -> list[str]:
-    """The values a top-level enum field of ``struct`` accepts (for the error message)."""
-    import msgspec.inspect as mi
-
-    info = mi.type_info(struct)
-    if not isinstance(info, mi.StructType):
-        return []
-    for field in info.fields:
-        if field.encode_name != key:
-            continue
-        for kind in _members(field.type):
-            if isinstance(kind, mi.LiteralType):
-                return [str(v) for v in kind.values]
-    return []
-
-
 def _closed_request_bodies(app: Litestar) -> None:
     """Mark request bodies that refuse unknown fields with ``additionalProperties: false``,
-    and restore the lower bounds of 0 that the schema generation loses."""
+    and write integer bounds as the server enforces them (the schema generation loses a
+    lower bound of 0)."""
     import msgspec.inspect as mi
 
     from api import models
@@ -241,12 +205,16 @@ def _closed_request_bodies(app: Litestar) -> None:
         schema = schemas[name]
         if obj.__struct_config__.forbid_unknown_fields:
             schema.additional_properties = False
-        # Litestar drops a lower bound of 0 (`ge=0` reads as "no bound"): put it back, so that
-        # e.g. `expected_version` documents its minimum as the server enforces it
+        # Litestar drops a lower bound of 0 (`ge=0` reads as "no bound") and writes some
+        # integer bounds as floats (20.0): document each integer field's bounds exactly as the
+        # server enforces them, e.g. `expected_version`'s minimum of 0
         info = mi.type_info(obj)
         assert isinstance(info, mi.StructType)
         for field in info.fields:
-            for kind in _members(field.type):
-                prop = (schema.properties or {}).get(field.encode_name)
-                if isinstance(kind, mi.IntType) and kind.ge == 0 and isinstance(prop, Schema):
-                    prop.minimum = 0
+            prop = (schema.properties or {}).get(field.encode_name)
+            for kind in members(field.type):
+                if isinstance(kind, mi.IntType) and isinstance(prop, Schema):
+                    if kind.ge is not None:
+                        prop.minimum = kind.ge
+                    if kind.le is not None:
+                        prop.maximum = kind.le

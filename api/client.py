@@ -35,13 +35,14 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import Any, Literal, NotRequired, Required, TypedDict, cast, overload
 
 import httpx
 
 __all__ = [
     "PROBLEM_PREFIX", "ApiError", "AsyncClient", "BadRequest", "Client", "ClaimedSeat",
-    "CommandOut", "Conflict", "CreatedMatch", "EventOut", "EventPage", "ExportLine", "Forbidden",
+    "CommandOut", "Conflict", "CreateCucco21Match", "CreateCuccuMatch", "CreateMatchBody",
+    "CreatedMatch", "EventOut", "EventPage", "ExportLine", "Forbidden",
     "MatchList", "MatchOut", "MatchSummary", "MatchView", "NotFound", "PayloadTooLarge",
     "PendingDecision", "RateLimited", "RetryPolicy", "SeatIn", "ServiceUnavailable",
     "StreamEnded", "StreamMessage", "Unauthorized", "ValidationFailed", "bot", "human",
@@ -78,6 +79,32 @@ def bot(name: str, level: str = "basic") -> SeatIn:
 def open_seat(name: str = "open") -> SeatIn:
     """A seat anyone may claim later (``Client.claim_seat``)."""
     return {"name": name, "kind": "open"}
+
+
+class CreateCuccuMatch(TypedDict, total=False):
+    """The body of ``POST /matches`` for a Cuccù match (``game`` absent or ``"cuccu"``)."""
+
+    seats: Required[list[SeatIn]]
+    game: Literal["cuccu"]
+    starting_lives: int
+    seed: int | None
+    first_dealer: int | None
+
+
+class CreateCucco21Match(TypedDict, total=False):
+    """The body of ``POST /matches`` for a Cucco 21 game."""
+
+    seats: Required[list[SeatIn]]
+    game: Required[Literal["cucco21"]]
+    starting_chips: int
+    powers: bool
+    max_sets: int | None
+    seed: int | None
+    first_dealer: int | None
+
+
+#: a creation body: one schema per game, chosen by ``game`` (docs/API.md, "Create a match")
+CreateMatchBody = CreateCuccuMatch | CreateCucco21Match
 
 
 class PendingDecision(TypedDict):
@@ -551,6 +578,8 @@ class _Base:
         game: str | None = None,
         options: dict[str, Any] | None = None,
     ) -> _Call:
+        """The creation request. Every option given is sent, whichever game it belongs to:
+        the server, not the client, refuses another game's option (422 ``invalid-config``)."""
         body: dict[str, Any] = {"seats": seats}
         if game is not None:
             body["game"] = game
@@ -705,6 +734,30 @@ class Client(_Base):
         """The OpenAPI 3.1 document the server serves."""
         return cast(dict[str, Any], self._call(_Call("GET", "/schema/openapi.json")))
 
+    @overload
+    def create_match(
+        self,
+        seats: list[SeatIn],
+        *,
+        game: Literal["cuccu"] | None = None,
+        starting_lives: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+    ) -> CreatedMatch: ...
+
+    @overload
+    def create_match(
+        self,
+        seats: list[SeatIn],
+        *,
+        game: Literal["cucco21"],
+        starting_chips: int | None = None,
+        powers: bool | None = None,
+        max_sets: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+    ) -> CreatedMatch: ...
+
     def create_match(
         self,
         seats: list[SeatIn],
@@ -717,9 +770,11 @@ class Client(_Base):
         seed: int | None = None,
         first_dealer: int | None = None,
     ) -> CreatedMatch:
-        """``POST /matches``: a Cuccù match, or with ``game="cucco21"`` a Cucco 21 game (its
-        options: ``starting_chips``, ``powers``, ``max_sets``). The answer holds each human
-        seat's token (shown only once) and that seat's own view, so a creator can play at once."""
+        """``POST /matches``: a Cuccù match (``starting_lives``), or with ``game="cucco21"`` a
+        Cucco 21 game (``starting_chips``, ``powers``, ``max_sets``); the overloads let a type
+        checker refuse the other game's options, as the server does (``ValidationFailed``,
+        ``invalid-config``). The answer holds each human seat's token (shown only once) and
+        that seat's own view, so a creator can play at once."""
         options = {"starting_chips": starting_chips, "powers": powers, "max_sets": max_sets}
         call = self._create(seats, starting_lives, seed, first_dealer, game, options)
         return cast(CreatedMatch, self._call(call))
@@ -925,6 +980,30 @@ class AsyncClient(_Base):
 
     async def openapi(self) -> dict[str, Any]:
         return cast(dict[str, Any], await self._call(_Call("GET", "/schema/openapi.json")))
+
+    @overload
+    async def create_match(
+        self,
+        seats: list[SeatIn],
+        *,
+        game: Literal["cuccu"] | None = None,
+        starting_lives: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+    ) -> CreatedMatch: ...
+
+    @overload
+    async def create_match(
+        self,
+        seats: list[SeatIn],
+        *,
+        game: Literal["cucco21"],
+        starting_chips: int | None = None,
+        powers: bool | None = None,
+        max_sets: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+    ) -> CreatedMatch: ...
 
     async def create_match(
         self,

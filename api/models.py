@@ -8,8 +8,14 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from domain.games import CUCCO21, CUCCU, GAMES
+from domain.games.cucco21.config import MAX_CHIPS, MIN_CHIPS
+from domain.games.cucco21.config import MAX_SEATS as CUCCO21_MAX_SEATS
+from domain.games.cucco21.config import MIN_SEATS as CUCCO21_MIN_SEATS
 from domain.games.cucco21.events import Event as Cucco21Event
 from domain.games.cucco21.views import GameView
+from domain.games.cuccu.decide import MAX_SEATS as CUCCU_MAX_SEATS
+from domain.games.cuccu.decide import MIN_SEATS as CUCCU_MIN_SEATS
 from domain.games.cuccu.events import Event
 from domain.games.cuccu.views import MatchView
 
@@ -110,63 +116,102 @@ class SeatIn(msgspec.Struct, forbid_unknown_fields=True):
     ] = None
 
 
-class CreateMatchIn(msgspec.Struct, forbid_unknown_fields=True):
-    """A new match of Cuccù (the default) or Cucco 21. A match of bots only is played to its
-    end at once. Each game takes its own options: Cuccù `starting_lives`; Cucco 21
-    `starting_chips`, `powers` and `max_sets`. An option of the other game is 422
-    `invalid-config`."""
+Seed = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=2**63 - 1,
+        description="Seed for a reproducible match (shuffles, first dealer, bots). "
+        "Omit for a cryptographically random match.",
+    ),
+]
+
+
+FIRST_DEALER = "Seat that deals first (one of the seats); random if omitted"
+CuccuFirstDealer = Annotated[int, Meta(ge=0, le=CUCCU_MAX_SEATS - 1, description=FIRST_DEALER)]
+Cucco21FirstDealer = Annotated[int, Meta(ge=0, le=CUCCO21_MAX_SEATS - 1, description=FIRST_DEALER)]
+
+
+# --- the creation body: one schema per game -------------------------------------------------
+# ``game`` picks the schema (api.bodies decodes it), so each lists its own options only and an
+# option of the other game is refused by name. A third game adds a struct and a line to
+# CREATE_TYPES.
+
+
+class CreateCuccuMatch(msgspec.Struct, forbid_unknown_fields=True):
+    """A new Cuccù match (`game` absent or `cuccu`). A match of bots only is played to its end
+    at once."""
 
     seats: Annotated[
         list[SeatIn],
-        Meta(min_length=2, max_length=20, description="2 to 20 seats (Cucco 21: 2 to 12)"),
+        Meta(
+            min_length=CUCCU_MIN_SEATS,
+            max_length=CUCCU_MAX_SEATS,
+            description=f"{CUCCU_MIN_SEATS} to {CUCCU_MAX_SEATS} seats, in play order",
+        ),
     ]
     game: Annotated[
-        str,
-        Meta(
-            max_length=32,
-            description="`cuccu` (the default) or `cucco21`; another name is 422 "
-            "`unknown-game`, which lists the games",
-            examples=["cuccu", "cucco21"],
-        ),
+        Literal["cuccu"],
+        Meta(description="`cuccu`; absent, the match is a Cuccù match"),
     ] = "cuccu"
-    starting_lives: (
-        Annotated[int, Meta(ge=1, le=20, description="Cuccù: lives per seat (1 to 20; 3)")] | None
-    ) = None
-    starting_chips: (
-        Annotated[int, Meta(ge=1, le=100, description="Cucco 21: chips per seat (1 to 100; 15)")]
-        | None
-    ) = None
-    powers: Annotated[
-        bool | None, Meta(description="Cucco 21: the six special cards' powers on (the default)")
-    ] = None
+    starting_lives: Annotated[int, Meta(ge=1, le=20, description="Lives per seat (1 to 20)")] = (
+        CUCCU.options["starting_lives"]
+    )
+    seed: Seed | None = None
+    first_dealer: CuccuFirstDealer | None = None
+
+
+class CreateCucco21Match(msgspec.Struct, forbid_unknown_fields=True):
+    """A new Cucco 21 game (`game` is `cucco21`). A game of bots only is played to its end at
+    once."""
+
+    seats: Annotated[
+        list[SeatIn],
+        Meta(
+            min_length=CUCCO21_MIN_SEATS,
+            max_length=CUCCO21_MAX_SEATS,
+            description=f"{CUCCO21_MIN_SEATS} to {CUCCO21_MAX_SEATS} seats, in play order",
+        ),
+    ]
+    game: Annotated[Literal["cucco21"], Meta(description="`cucco21`")]
+    starting_chips: Annotated[
+        int,
+        Meta(
+            ge=MIN_CHIPS,
+            le=MAX_CHIPS,
+            description=f"Chips per seat ({MIN_CHIPS} to {MAX_CHIPS})",
+        ),
+    ] = CUCCO21.options["starting_chips"]
+    powers: Annotated[bool, Meta(description="The six special cards' powers on or off")] = (
+        CUCCO21.options["powers"]
+    )
     max_sets: (
         Annotated[
             int,
             Meta(
                 ge=1,
                 le=1000,
-                description="Cucco 21: end after this many sets; omitted, play "
-                "until a seat is bankrupt",
+                description="End after this many sets; omitted or null, play until a seat is "
+                "bankrupt",
             ),
         ]
         | None
-    ) = None
-    seed: (
-        Annotated[
-            int,
-            Meta(
-                ge=0,
-                le=2**63 - 1,
-                description="Seed for a reproducible match (shuffles, first dealer, bots). "
-                "Omit for a cryptographically random match.",
-            ),
-        ]
-        | None
-    ) = None
-    first_dealer: (
-        Annotated[int, Meta(ge=0, le=19, description="Seat that deals first; random if omitted")]
-        | None
-    ) = None
+    ) = CUCCO21.options["max_sets"]
+    seed: Seed | None = None
+    first_dealer: Cucco21FirstDealer | None = None
+
+
+#: a creation body: its ``game`` names the schema (absent: ``cuccu``)
+CreateMatchIn = CreateCuccuMatch | CreateCucco21Match
+CREATE_TYPES: dict[str, type[CreateCuccuMatch] | type[CreateCucco21Match]] = {
+    "cuccu": CreateCuccuMatch,
+    "cucco21": CreateCucco21Match,
+}
+
+
+def creation_options(body: CreateCuccuMatch | CreateCucco21Match) -> dict[str, Any]:
+    """The game's own options of a creation body (what ``Game.options`` names)."""
+    return {name: getattr(body, name) for name in GAMES[body.game].options}
 
 
 class SeatToken(msgspec.Struct):

@@ -17,6 +17,7 @@ from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
+from api.bodies import CreateMatchDTO
 from api.models import (
     EVENT_OUT_TYPES,
     AnyEventOut,
@@ -35,6 +36,7 @@ from api.models import (
     MatchSummary,
     SeatSummary,
     SeatToken,
+    creation_options,
     tagged_view,
 )
 from api.problems import responses
@@ -152,6 +154,13 @@ def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
         raise InvalidRequest("`cursor` is not a cursor of this API") from exc
 
 
+CREATE_BODY = (
+    "One schema per game, chosen by `game`: `CreateCuccuMatch` when `game` is `cuccu` or "
+    "absent (Cuccù is the default), `CreateCucco21Match` when it is `cucco21`. Each takes "
+    "only its own game's options: an option of the other game is 422 `invalid-config` "
+    "naming it, and another `game` is 422 `unknown-game`, which lists the games."
+)
+
 CREATE_EXAMPLES = [
     Example(
         id="vs_bots",
@@ -187,6 +196,21 @@ CREATE_EXAMPLES = [
             "seed": 42,
         },
     ),
+    Example(
+        id="cucco21",
+        summary="A Cucco 21 game against two bots, with powers, ending after three sets",
+        value={
+            "game": "cucco21",
+            "seats": [
+                {"name": "Ann"},
+                {"name": "Bo", "kind": "bot", "bot_level": "expert"},
+                {"name": "Cy", "kind": "bot", "bot_level": "basic"},
+            ],
+            "starting_chips": 15,
+            "powers": True,
+            "max_sets": 3,
+        },
+    ),
 ]
 
 COMMAND_EXAMPLES = [
@@ -217,31 +241,27 @@ class MatchController(Controller):
         ),
         status_code=201,
         responses=responses(400, 413, 415, 422, 503),
+        dto=CreateMatchDTO,
+        return_dto=None,
     )
     async def create(
         self,
         data: Annotated[
             CreateMatchIn,
-            Body(media_type=RequestEncodingType.JSON, examples=CREATE_EXAMPLES),
+            Body(
+                media_type=RequestEncodingType.JSON,
+                description=CREATE_BODY,
+                examples=CREATE_EXAMPLES,
+            ),
         ],
         service: NamedDependency[MatchService],
     ) -> CreatedMatch:
-        options = {
-            name: value
-            for name, value in (
-                ("starting_lives", data.starting_lives),
-                ("starting_chips", data.starting_chips),
-                ("powers", data.powers),
-                ("max_sets", data.max_sets),
-            )
-            if value is not None
-        }
         created = await service.create(
             seats=[NewSeat(s.name, s.kind, s.bot_level) for s in data.seats],
             seed=data.seed,
             first_dealer=data.first_dealer,
             game=data.game,
-            options=options,
+            options=creation_options(data),
         )
         state, game = created.state, created.game
         return CreatedMatch(

@@ -85,10 +85,9 @@ async def test_an_unknown_game_is_422_and_names_the_games(client: Client) -> Non
 
 
 async def test_an_invalid_config_is_422_in_the_games_words(client: Client) -> None:
-    seats = [{"name": f"p{i}"} for i in range(13)]
-    resp = await client.post("/matches", json={"game": "cucco21", "seats": seats})
+    resp = await client.post("/matches", json={**ANN_VS_BOTS, "first_dealer": 3})
     body = assert_problem(resp, 422, "invalid-config")
-    assert "2 to 12 seats" in body["detail"]
+    assert "the first dealer must be a seat from 0 to 2" in body["detail"]
     resp = await client.post("/matches", json={**ANN_VS_BOTS, "starting_lives": 2})
     body = assert_problem(resp, 422, "invalid-config")
     assert "starting_lives" in body["detail"]

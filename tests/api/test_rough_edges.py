@@ -75,7 +75,8 @@ async def test_last_event_id_must_be_a_version(client: Client) -> None:
 async def test_the_schema_documents_the_bounds_the_server_enforces(client: Client) -> None:
     schema = (await client.get("/schema/openapi.json")).json()["components"]["schemas"]
     assert schema["CommandIn"]["properties"]["expected_version"]["minimum"] == 0
-    assert schema["CreateMatchIn"]["properties"]["first_dealer"]["minimum"] == 0
+    for body in ("CreateCuccuMatch", "CreateCucco21Match"):
+        assert schema[body]["properties"]["first_dealer"]["minimum"] == 0
     created = await create(client, TWO_HUMANS)
     resp = await client.post(
         f"/matches/{created['match_id']}/commands",
