@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -67,11 +68,6 @@ def _provide_store(state: State) -> EventStore:
     return store
 
 
-def _provide_service(state: State) -> MatchService:
-    service: MatchService = state.service
-    return service
-
-
 def start_signing(settings: Settings, engine: AsyncEngine) -> Sealer | None:
     """The sealer of finished matches, with the key from the settings (made if missing)."""
     store = key_store(settings)
@@ -122,7 +118,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),
-            "service": Provide(_provide_service, sync_to_thread=False),
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
         },
         exception_handlers=EXCEPTION_HANDLERS,
@@ -172,9 +167,8 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
     """
     if request.method != "POST":
         return
-    data = request.route_handler.parsed_fn_signature.parameters.get("data")
-    struct = data.annotation if data is not None else None
-    if not (isinstance(struct, type) and issubclass(struct, msgspec.Struct)):
+    struct = _body_struct(request.route_handler)
+    if struct is None:
         return
     media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media_type != "application/json" and not media_type.endswith("+json"):
@@ -198,6 +192,16 @@ async def strict_json_body(request: Request[Any, Any, Any]) -> None:
         ) from exc
     except msgspec.DecodeError:
         return  # Litestar answers 400 for it
+
+
+@functools.cache
+def _body_struct(handler: Any) -> type[msgspec.Struct] | None:
+    """The struct a route handler's ``data`` is decoded into (None: no struct body)."""
+    data = handler.parsed_fn_signature.parameters.get("data")
+    struct = data.annotation if data is not None else None
+    if isinstance(struct, type) and issubclass(struct, msgspec.Struct):
+        return struct
+    return None
 
 
 def _members(kind: Any) -> list[Any]:

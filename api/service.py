@@ -48,6 +48,8 @@ __all__ = [
 MAX_ATTEMPTS = 8
 #: matches whose folded state each process keeps (least recently used ones are dropped)
 STATE_CACHE_SIZE = 2_000
+#: creators' seat tokens each process keeps (all are forgotten when there are more)
+ISSUED_TOKENS = 100_000
 
 
 class MatchStore(Protocol):
@@ -298,6 +300,11 @@ class MatchService:
         self.sealer = sealer
         self._cache: OrderedDict[str, Current] = OrderedDict()
         self._cache_size = cache_size
+        #: (match id, seat) of the seat tokens this process issued when creating a match. They
+        #: belong to human seats, which are never claimed (open seats are, and get their tokens
+        #: then), so no retried claim ever replaces them: the creator's first request needs no
+        #: lookup (the store remembers the tokens it has looked up, except replaceable ones)
+        self._issued: dict[str, tuple[str, int]] = {}
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -362,7 +369,8 @@ class MatchService:
             if required:
                 raise MissingToken("send `Authorization: Bearer <seat token>`")
             return None
-        found = await self.store.seat_for_token(hash_token(token))
+        token_hash = hash_token(token)
+        found = self._issued.get(token_hash) or await self.store.seat_for_token(token_hash)
         if found is None:
             raise UnknownToken()
         if found[0] != match_id:
@@ -432,6 +440,7 @@ class MatchService:
         tokens = {
             i: secrets.token_urlsafe(32) for i, spec in enumerate(specs) if spec.kind == "human"
         }
+        hashes = {i: hash_token(t) for i, t in tokens.items()}
         all_events = [e for s in steps for e in s.events]
         stored = await self.store.commit(
             match_id,
@@ -444,13 +453,17 @@ class MatchService:
                 id=match_id,
                 seats=[msgspec.to_builtins(s) for s in specs],
                 seed=seed,
-                token_hashes={i: hash_token(t) for i, t in tokens.items()},
+                token_hashes=hashes,
                 game=hosted.name,
                 options=chosen,
             ),
         )
         last_hash = stored[-1].hash if stored else GENESIS_HASH
         self._remember(match_id, Current(seed, state, last_hash, hosted))
+        if len(self._issued) + len(tokens) > ISSUED_TOKENS:
+            self._issued.clear()
+        for seat, token_hash in hashes.items():
+            self._issued[token_hash] = (match_id, seat)
         await self._seal_if_over(match_id, state, stored, hosted)
         return Created(match_id, tokens, state, list(enumerate(all_events, start=1)), hosted)
 
