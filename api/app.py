@@ -26,6 +26,7 @@ from api.controllers.matches import MatchController
 from api.keystore import key_store
 from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.ratelimit import rate_limit_middleware
+from api.runtime import tune_gc
 from api.service import MatchService
 from api.settings import Settings
 from api.store import (
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        tune_gc()
         engine = create_engine(settings.database_url)
         try:
             await check_schema(engine)

@@ -179,6 +179,12 @@ def claim_fingerprint(name: str) -> str:
     return (CLAIM_FINGERPRINT_PREFIX + digest)[:64]  # the column holds 64 characters
 
 
+def step_metas(steps: Sequence[Step]) -> list[dict[str, Any]]:
+    """The stored metadata of each event of ``steps``: one per step, shared by its events
+    (the store copies each one as it writes it)."""
+    return [meta for step in steps for meta in [_meta(step)] * len(step.events)]
+
+
 def summary_of(state: Any, game: Game = CUCCU, *, seats: bool = False) -> MatchSummary:
     """The matches row after ``state``; ``seats`` also rewrites the stored seats (claims)."""
     standing = game.summary(state)
@@ -447,7 +453,7 @@ class MatchService:
             expected_version=0,
             prev_hash=GENESIS_HASH,
             events=all_events,
-            metas=[_meta(s) for s in steps for _ in s.events],
+            metas=step_metas(steps),
             summary=summary_of(state, hosted),
             new_match=NewMatch(
                 id=match_id,
@@ -495,7 +501,9 @@ class MatchService:
         idempotency_key: str | None = None,
     ) -> Played:
         """Apply one seat's command (and the bot turns it triggers) in one transaction."""
-        fingerprint = command_fingerprint(choice, expected_version)
+        fingerprint = (
+            command_fingerprint(choice, expected_version) if idempotency_key is not None else ""
+        )
 
         async def replay() -> Played | None:
             return await self._replay(
@@ -544,7 +552,7 @@ class MatchService:
                     expected_version=state.version,
                     prev_hash=loaded.last_hash,
                     events=all_events,
-                    metas=[_meta(s) for s in steps for _ in s.events],
+                    metas=step_metas(steps),
                     summary=summary_of(new_state, game),
                     idempotency=(
                         IdempotencyRecord(
@@ -640,7 +648,7 @@ class MatchService:
                     expected_version=state.version,
                     prev_hash=current.last_hash,
                     events=all_events,
-                    metas=[_meta(s) for s in steps for _ in s.events],
+                    metas=step_metas(steps),
                     summary=summary_of(new_state, game, seats=True),
                     seat_tokens={seat: hash_token(token)},
                     idempotency=remembered,
