@@ -25,6 +25,7 @@ from api.controllers.matches import MatchController
 from api.keystore import key_store
 from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.ratelimit import rate_limit_middleware
+from api.runtime import tune_gc
 from api.service import MatchService
 from api.settings import Settings
 from api.store import (
@@ -67,11 +68,6 @@ def _provide_store(state: State) -> EventStore:
     return store
 
 
-def _provide_service(state: State) -> MatchService:
-    service: MatchService = state.service
-    return service
-
-
 def start_signing(settings: Settings, engine: AsyncEngine) -> Sealer | None:
     """The sealer of finished matches, with the key from the settings (made if missing)."""
     store = key_store(settings)
@@ -89,6 +85,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        tune_gc()
         engine = create_engine(settings.database_url)
         try:
             await check_schema(engine)
@@ -122,7 +119,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),
-            "service": Provide(_provide_service, sync_to_thread=False),
             "settings": Provide(lambda: settings, sync_to_thread=False, use_cache=True),
         },
         exception_handlers=EXCEPTION_HANDLERS,

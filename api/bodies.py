@@ -10,6 +10,7 @@ that the body is a ``oneOf`` of the games' schemas, discriminated by ``game``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Generator
 from typing import Annotated, Any, TypeVar
 
@@ -157,6 +158,7 @@ class CreateMatchDTO(AbstractDTO[Any]):
         return schema
 
 
+@functools.cache  # per route handler: it is asked on every POST
 def body_check(handler: HTTPRouteHandler) -> BodyCheck | None:
     """How a route's JSON body is checked strictly; None: the route reads no JSON struct."""
     dto = handler.resolve_data_dto()

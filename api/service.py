@@ -50,6 +50,8 @@ __all__ = [
 MAX_ATTEMPTS = 8
 #: matches whose folded state each process keeps (least recently used ones are dropped)
 STATE_CACHE_SIZE = 2_000
+#: creators' seat tokens each process keeps (all are forgotten when there are more)
+ISSUED_TOKENS = 100_000
 
 
 class MatchStore(Protocol):
@@ -179,6 +181,12 @@ def claim_fingerprint(name: str) -> str:
     return (CLAIM_FINGERPRINT_PREFIX + digest)[:64]  # the column holds 64 characters
 
 
+def step_metas(steps: Sequence[Step]) -> list[dict[str, Any]]:
+    """The stored metadata of each event of ``steps``: one per step, shared by its events
+    (the store copies each one as it writes it)."""
+    return [meta for step in steps for meta in [_meta(step)] * len(step.events)]
+
+
 def summary_of(state: Any, game: Game = CUCCU, *, seats: bool = False) -> MatchSummary:
     """The matches row after ``state``; ``seats`` also rewrites the stored seats (claims)."""
     standing = game.summary(state)
@@ -300,6 +308,11 @@ class MatchService:
         self.sealer = sealer
         self._cache: OrderedDict[str, Current] = OrderedDict()
         self._cache_size = cache_size
+        #: (match id, seat) of the seat tokens this process issued when creating a match. They
+        #: belong to human seats, which are never claimed (open seats are, and get their tokens
+        #: then), so no retried claim ever replaces them: the creator's first request needs no
+        #: lookup (the store remembers the tokens it has looked up, except replaceable ones)
+        self._issued: dict[str, tuple[str, int]] = {}
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -364,7 +377,8 @@ class MatchService:
             if required:
                 raise MissingToken("send `Authorization: Bearer <seat token>`")
             return None
-        found = await self.store.seat_for_token(hash_token(token))
+        token_hash = hash_token(token)
+        found = self._issued.get(token_hash) or await self.store.seat_for_token(token_hash)
         if found is None:
             raise UnknownToken()
         if found[0] != match_id:
@@ -434,25 +448,30 @@ class MatchService:
         tokens = {
             i: secrets.token_urlsafe(32) for i, spec in enumerate(specs) if spec.kind == "human"
         }
+        hashes = {i: hash_token(t) for i, t in tokens.items()}
         all_events = [e for s in steps for e in s.events]
         stored = await self.store.commit(
             match_id,
             expected_version=0,
             prev_hash=GENESIS_HASH,
             events=all_events,
-            metas=[_meta(s) for s in steps for _ in s.events],
+            metas=step_metas(steps),
             summary=summary_of(state, hosted),
             new_match=NewMatch(
                 id=match_id,
                 seats=[msgspec.to_builtins(s) for s in specs],
                 seed=seed,
-                token_hashes={i: hash_token(t) for i, t in tokens.items()},
+                token_hashes=hashes,
                 game=hosted.name,
                 options=chosen,
             ),
         )
         last_hash = stored[-1].hash if stored else GENESIS_HASH
         self._remember(match_id, Current(seed, state, last_hash, hosted))
+        if len(self._issued) + len(tokens) > ISSUED_TOKENS:
+            self._issued.clear()
+        for seat, token_hash in hashes.items():
+            self._issued[token_hash] = (match_id, seat)
         await self._seal_if_over(match_id, state, stored, hosted)
         return Created(match_id, tokens, state, list(enumerate(all_events, start=1)), hosted)
 
@@ -484,7 +503,9 @@ class MatchService:
         idempotency_key: str | None = None,
     ) -> Played:
         """Apply one seat's command (and the bot turns it triggers) in one transaction."""
-        fingerprint = command_fingerprint(choice, expected_version)
+        fingerprint = (
+            command_fingerprint(choice, expected_version) if idempotency_key is not None else ""
+        )
 
         async def replay() -> Played | None:
             return await self._replay(
@@ -533,7 +554,7 @@ class MatchService:
                     expected_version=state.version,
                     prev_hash=loaded.last_hash,
                     events=all_events,
-                    metas=[_meta(s) for s in steps for _ in s.events],
+                    metas=step_metas(steps),
                     summary=summary_of(new_state, game),
                     idempotency=(
                         IdempotencyRecord(
@@ -629,7 +650,7 @@ class MatchService:
                     expected_version=state.version,
                     prev_hash=current.last_hash,
                     events=all_events,
-                    metas=[_meta(s) for s in steps for _ in s.events],
+                    metas=step_metas(steps),
                     summary=summary_of(new_state, game, seats=True),
                     seat_tokens={seat: hash_token(token)},
                     idempotency=remembered,

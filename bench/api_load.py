@@ -3,6 +3,7 @@
     python bench/api_load.py [--concurrency 8] [--duration 20] [--database-url URL]
     python bench/api_load.py --smoke          # a few seconds, for CI (no targets checked)
     python bench/api_load.py --api-workers 2  # two API processes, clients spread over them
+    python bench/api_load.py --root /tmp/before --only service   # the API of another checkout
 
 Creates a fresh database on the server of ``--database-url`` (default: $CUCCU_BENCH_DATABASE_URL
 or the local ``postgresql://postgres@127.0.0.1:5432/postgres``), migrates it, and measures with
@@ -18,7 +19,14 @@ the same C concurrent clients:
   PostgreSQL's commit rate for the same rows with no HTTP and no Python.
 
 It prints the ratios service/ceiling and service/raw, then drops the database.
-``--profile FILE`` records the service process with py-spy meanwhile (collapsed stacks).
+``--profile FILE`` records the service process with py-spy meanwhile (collapsed stacks), and
+the ceiling's into ``FILE.ceiling``. ``--root DIR`` serves the API from another checkout (the
+same clients, the same ceiling app): before/after comparisons in the same minutes.
+
+The box is shared, so each phase also prints where the CPU went while it was measured: the
+server process(es) in milliseconds per command and in % of one core, the load generator, and
+every PostgreSQL process of the machine (other databases' work included). The server's CPU
+per command is the figure that the neighbours disturb least.
 """
 
 from __future__ import annotations
@@ -140,6 +148,70 @@ def pct(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+def cpu_times(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds a process has used so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used so far."""
+    return sum(cpu_times(pid))
+
+
+def postgres_pids() -> list[int]:
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if (d / "comm").read_text().strip() == "postgres":
+                    pids.append(int(d.name))
+            except OSError:
+                pass
+    return pids
+
+
+class CpuWatch:
+    """CPU seconds used by the servers, this process and PostgreSQL between two marks."""
+
+    def __init__(self, server_pids: list[int]) -> None:
+        self.server_pids = server_pids
+        self.start: tuple[float, float, float, dict[int, float], float] | None = None
+        self.used: tuple[float, float, float, float, float] | None = None
+
+    def _now(self) -> tuple[float, float, float, dict[int, float], float]:
+        times = [cpu_times(p) for p in self.server_pids]
+        user, system = sum(u for u, _ in times), sum(s for _, s in times)
+        pg = {p: cpu_seconds(p) for p in postgres_pids()}
+        return user, system, time.process_time(), pg, time.perf_counter()
+
+    def mark_start(self) -> None:
+        self.start = self._now()
+
+    def mark_end(self) -> None:
+        assert self.start is not None
+        user, system, me, pg, wall = self._now()
+        u0, s0, me0, pg0, wall0 = self.start
+        pg_used = sum(v - pg0.get(p, 0.0) for p, v in pg.items())
+        self.used = (user - u0, system - s0, me - me0, pg_used, wall - wall0)
+
+    def line(self, commands: int) -> str:
+        if self.used is None:
+            return ""
+        user, system, me, pg, wall = self.used
+        servers = user + system
+        per = f"{servers / commands * 1000:.2f} ms/command, " if commands else ""
+        return (
+            f"         cpu: server {per}{100 * servers / wall:.0f} % of a core "
+            f"({100 * system / servers if servers else 0:.0f} % of it in the kernel); "
+            f"load generator {100 * me / wall:.0f} %; PostgreSQL (all) {100 * pg / wall:.0f} %"
+        )
+
+
 # --- the load phases -------------------------------------------------------------------------
 
 
@@ -207,12 +279,20 @@ async def ceiling_client(port: int, client: int, warm_until: float, stop_at: flo
 
 
 async def run_clients(
-    kind: str, ports: list[int], concurrency: int, warmup: float, duration: float
+    kind: str,
+    ports: list[int],
+    concurrency: int,
+    warmup: float,
+    duration: float,
+    watch: CpuWatch | None = None,
 ) -> Stats:
     """C clients; with several service processes, client i talks to ``ports[i % n]`` (as a
     load balancer would spread connections)."""
     start = time.perf_counter()
     warm_until, stop_at = start + warmup, start + warmup + duration
+    if watch is not None:
+        asyncio.get_running_loop().call_later(warmup, watch.mark_start)
+        asyncio.get_running_loop().call_later(warmup + duration, watch.mark_end)
     if kind == "service":
         coros = [
             service_client(ports[i % len(ports)], 1000 + i, start, warm_until, stop_at)
@@ -252,16 +332,17 @@ def wait_http(port: int, path: str, proc: subprocess.Popen[bytes], timeout: floa
     raise TimeoutError(f"server on port {port} did not answer {path}")
 
 
-def start_service(db_url: str, pool: int) -> tuple[subprocess.Popen[bytes], int]:
+def start_service(db_url: str, root: Path = ROOT) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {
         **os.environ,
+        "PYTHONPATH": str(root),
         "CUCCU_DATABASE_URL": db_url,
         "CUCCU_RATE_LIMIT": "0",  # the benchmark's clients must not be throttled
     }
     cmd = [sys.executable, "-m", "api.cli", "run", "--no-migrate", "--no-viewer"]
     cmd += ["--port", str(port), "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    proc = subprocess.Popen(cmd, cwd=root, env=env)
     wait_http(port, "/health", proc)
     return proc, port
 
@@ -456,6 +537,10 @@ def report(name: str, stats: Stats, duration: float) -> dict[str, float]:
     return out
 
 
+def _pyspy() -> str:
+    return shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--concurrency", "-c", type=int, default=8)
@@ -473,6 +558,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", help="py-spy the service phase into this file (collapsed)")
     parser.add_argument(
         "--api-workers", type=int, default=1, help="API processes to measure (one port each)"
+    )
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="checkout whose API to serve (default: this one)"
     )
     parser.add_argument("--smoke", action="store_true", help="a few seconds, for CI")
     parser.add_argument("--keep", action="store_true", help="do not drop the database")
@@ -493,7 +581,8 @@ def main(argv: list[str] | None = None) -> int:
         f"api_load: C={args.concurrency}, {args.api_workers} API process(es), "
         f"{args.duration:g} s per phase after {args.warmup:g} s "
         f"warm-up; {os.cpu_count()} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}, database {dbname}",
+        f"{platform.python_version()}, database {dbname}; API from {args.root}; "
+        f"load average {Path('/proc/loadavg').read_text().split(' ', 1)[0]}",
         flush=True,
     )
     try:
@@ -510,13 +599,11 @@ def main(argv: list[str] | None = None) -> int:
                 # Separate processes on separate ports, not `cuccu run --workers N`: uvicorn's
                 # workers share one listening socket, and one of them accepted nearly all of the
                 # C keep-alive connections (a py-spy profile showed 90 % / 9 %).
-                services = [start_service(db_url, args.pool) for _ in range(args.api_workers)]
+                services = [start_service(db_url, args.root) for _ in range(args.api_workers)]
                 spies: list[subprocess.Popen[bytes]] = []
                 try:
                     if args.profile:
-                        pyspy = shutil.which("py-spy") or str(
-                            Path(sys.executable).parent / "py-spy"
-                        )
+                        pyspy = _pyspy()
                         seconds = str(round(args.warmup + args.duration))
                         spies = [
                             subprocess.Popen(
@@ -528,8 +615,11 @@ def main(argv: list[str] | None = None) -> int:
                             for i, (p, _) in enumerate(services)
                         ]  # fmt: skip
                     ports = [port for _, port in services]
+                    watch = CpuWatch([p.pid for p, _ in services])
                     stats = asyncio.run(
-                        run_clients("service", ports, args.concurrency, args.warmup, args.duration)
+                        run_clients(
+                            "service", ports, args.concurrency, args.warmup, args.duration, watch
+                        )
                     )
                     for spy in spies:
                         spy.wait(timeout=60)
@@ -537,15 +627,30 @@ def main(argv: list[str] | None = None) -> int:
                     for p, _ in services:
                         stop(p)
                 results["service"] = report("service", stats, args.duration)
+                print(watch.line(stats.commands), flush=True)
             if "ceiling" in phases:
                 proc, port = start_ceiling(dsn, str(batches_file), args.pool)
+                spy = None
+                if args.profile:
+                    seconds = str(round(args.warmup + args.duration))
+                    spy = subprocess.Popen(
+                        [_pyspy(), "record", "-p", str(proc.pid), "-f", "raw", "-r", "200",
+                         "-o", f"{args.profile}.ceiling", "-d", seconds],
+                        stdout=subprocess.DEVNULL,
+                    )  # fmt: skip
                 try:
+                    watch = CpuWatch([proc.pid])
                     stats = asyncio.run(
-                        run_clients("ceiling", [port], args.concurrency, args.warmup, args.duration)
+                        run_clients(
+                            "ceiling", [port], args.concurrency, args.warmup, args.duration, watch
+                        )
                     )
+                    if spy is not None:
+                        spy.wait(timeout=60)
                 finally:
                     stop(proc)
                 results["ceiling"] = report("ceiling", stats, args.duration)
+                print(watch.line(stats.commands), flush=True)
             if "raw" in phases:
                 # 24 batches evenly spread over the sizes: the same mean rows per command
                 ordered = sorted(batches, key=len)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.enums import RequestEncodingType
 from litestar.openapi.spec import Example
@@ -76,6 +77,16 @@ def bearer_token(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token:
         raise MissingToken("the Authorization header must be `Bearer <seat token>`")
     return token
+
+
+def service_in(state: State) -> MatchService:
+    """The application's match service (made by its lifespan), read from the app's state.
+
+    Not a dependency provider: Litestar resolves a provider on every request through a
+    signature model, which cost ~2 % of a command's CPU in py-spy profiles (docs/LOAD.md §10).
+    """
+    service: MatchService = state.service
+    return service
 
 
 async def caller_seat(
@@ -254,8 +265,9 @@ class MatchController(Controller):
                 examples=CREATE_EXAMPLES,
             ),
         ],
-        service: NamedDependency[MatchService],
+        state: State,
     ) -> CreatedMatch:
+        service = service_in(state)
         created = await service.create(
             seats=[NewSeat(s.name, s.kind, s.bot_level) for s in data.seats],
             seed=data.seed,
@@ -263,16 +275,16 @@ class MatchController(Controller):
             game=data.game,
             options=creation_options(data),
         )
-        state, game = created.state, created.game
+        now, game = created.state, created.game
         return CreatedMatch(
             match_id=created.match_id,
-            version=state.version,
-            status=state.status,
+            version=now.version,
+            status=now.status,
             seat_tokens=[
-                SeatToken(seat=s, token=t, view=view_of(game, state, s))
+                SeatToken(seat=s, token=t, view=view_of(game, now, s))
                 for s, t in sorted(created.tokens.items())
             ],
-            view=view_of(game, state, None),
+            view=view_of(game, now, None),
             game=created.game.name,
         )
 
@@ -287,7 +299,7 @@ class MatchController(Controller):
     )
     async def list_matches(
         self,
-        service: NamedDependency[MatchService],
+        state: State,
         status: Annotated[
             MatchStatus | None, QueryParameter(description="Only matches with this status")
         ] = None,
@@ -304,6 +316,7 @@ class MatchController(Controller):
             ),
         ] = None,
     ) -> MatchList:
+        service = service_in(state)
         before = decode_cursor(cursor) if cursor else None
         rows = await service.list_matches(
             status=status, before=before, limit=limit + 1, open_seats=open_seats
@@ -325,17 +338,18 @@ class MatchController(Controller):
     async def get_match(
         self,
         match_id: MatchId,
-        service: NamedDependency[MatchService],
+        state: State,
         authorization: OptionalToken = None,
     ) -> MatchOut:
+        service = service_in(state)
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=False)
-        game, state = await service.game_state(match_id)
+        game, now = await service.game_state(match_id)
         return MatchOut(
             match_id=match_id,
-            version=state.version,
+            version=now.version,
             seat=seat,
-            view=view_of(game, state, seat),
+            view=view_of(game, now, seat),
             game=game.name,
         )
 
@@ -358,7 +372,7 @@ class MatchController(Controller):
             CommandIn,
             Body(media_type=RequestEncodingType.JSON, examples=COMMAND_EXAMPLES),
         ],
-        service: NamedDependency[MatchService],
+        state: State,
         authorization: Annotated[
             str | None,
             HeaderParameter(
@@ -376,6 +390,7 @@ class MatchController(Controller):
             ),
         ] = None,
     ) -> Response[CommandOut]:
+        service = service_in(state)
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=True)
         assert seat is not None
@@ -423,7 +438,7 @@ class MatchController(Controller):
                 examples=[Example(id="claim", summary="Claim as Ann", value={"name": "Ann"})],
             ),
         ],
-        service: NamedDependency[MatchService],
+        state: State,
         idempotency_key: Annotated[
             str | None,
             HeaderParameter(
@@ -439,6 +454,7 @@ class MatchController(Controller):
             ),
         ] = None,
     ) -> Response[ClaimedSeat]:
+        service = service_in(state)
         await service.ensure_exists(match_id)
         played = await service.claim(match_id, seat, data.name, idempotency_key)
         assert played.token is not None
@@ -467,13 +483,14 @@ class MatchController(Controller):
     async def events(
         self,
         match_id: MatchId,
-        service: NamedDependency[MatchService],
+        state: State,
         authorization: OptionalToken = None,
         after: Annotated[
             int, QueryParameter(ge=0, le=MAX_VERSION, description="Last version already seen")
         ] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000, description="Page size")] = 200,
     ) -> EventPage:
+        service = service_in(state)
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=False)
         page = await service.events(match_id, after, limit)
@@ -507,7 +524,7 @@ class MatchController(Controller):
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
-        service: NamedDependency[MatchService],
+        state: State,
         settings: NamedDependency[Settings],
         authorization: OptionalToken = None,
         last_event_id: Annotated[
@@ -517,6 +534,7 @@ class MatchController(Controller):
             ),
         ] = None,
     ) -> ServerSentEvent:
+        service = service_in(state)
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=False)
         resume = resume_after(last_event_id)
@@ -527,14 +545,14 @@ class MatchController(Controller):
                 try:
                     after = resume
                     if after is None:
-                        game, state = await uncancelled(service.game_state(match_id))
+                        game, now = await uncancelled(service.game_state(match_id))
                         out = MatchOut(
-                            match_id, state.version, seat, view_of(game, state, seat), game.name
+                            match_id, now.version, seat, view_of(game, now, seat), game.name
                         )
                         yield ServerSentEventMessage(
-                            data=_encoder.encode(out).decode(), event="view", id=state.version
+                            data=_encoder.encode(out).decode(), event="view", id=now.version
                         )
-                        after = state.version
+                        after = now.version
                     while True:
                         page = await uncancelled(service.events(match_id, after, 500))
                         over = page.record.status == "over"
@@ -570,8 +588,8 @@ class MatchController(Controller):
         responses=responses(404, 409, 422, 503),
         media_type="application/x-ndjson",
     )
-    async def export(self, match_id: MatchId, service: NamedDependency[MatchService]) -> Stream:
-        body = await service.export(match_id)
+    async def export(self, match_id: MatchId, state: State) -> Stream:
+        body = await service_in(state).export(match_id)
         return Stream(
             iter([body]),
             media_type="application/x-ndjson",

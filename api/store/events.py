@@ -315,9 +315,42 @@ def chain_records(
     return chained
 
 
-def _stored(row: Mapping[str, Any]) -> StoredEvent:
-    """The stored event of a row just written (its position is known only on reading)."""
-    return StoredEvent(position=0, **{k: v for k, v in row.items() if k != "data"})
+def _row(event: Any, stored: StoredEvent) -> dict[str, Any]:
+    """The events row of a record about to be written (SQLAlchemy's insert)."""
+    row = {f.name: getattr(stored, f.name) for f in fields(stored) if f.name != "position"}
+    return row | {"data": msgspec.to_builtins(event)}
+
+
+class _EventRow(msgspec.Struct):
+    """One element of the append's JSON array of events (``jsonb_to_recordset``)."""
+
+    match_id: str
+    version: int
+    type: str
+    data: msgspec.Raw
+    meta: dict[str, Any] | None
+    recorded_at: dt.datetime
+    prev_hash: str
+    hash: str
+    body: str
+    envelope: int
+
+
+_event_rows_encoder = msgspec.json.Encoder()
+
+
+def _event_rows(chained: Sequence[tuple[Any, StoredEvent]]) -> str:
+    """The append's events as one JSON text; ``data`` (the event, its tag included, as the
+    ``data`` column holds it) is encoded straight from the event, with no builtins between."""
+    return _event_rows_encoder.encode(
+        [
+            _EventRow(
+                s.match_id, s.version, s.type, msgspec.Raw(msgspec.json.encode(event)), s.meta,
+                s.recorded_at, s.prev_hash, s.hash, s.body, s.envelope,
+            )
+            for event, s in chained
+        ]
+    ).decode()  # fmt: skip
 
 
 def _row_to_match(row: sa.Row[Any]) -> MatchRecord:
@@ -548,13 +581,6 @@ class EventStore:
         chained = chain_records(
             match_id, expected_version, prev_hash, events, meta=meta, metas=metas, stamp=stamp
         )
-        rows: list[dict[str, Any]] = []
-        texts: list[str] = []  # each event's data as JSON text, encoded once
-        for event, stored in chained:
-            data = msgspec.to_builtins(event)
-            texts.append(msgspec.json.encode(data).decode())
-            row = {f.name: getattr(stored, f.name) for f in fields(stored) if f.name != "position"}
-            rows.append(row | {"data": data})
         summary_values: dict[str, Any] = {
             "status": summary.status,
             "standing": summary.standing,
@@ -568,13 +594,14 @@ class EventStore:
         }
         if summary.seats is not None:
             summary_values["seats"] = summary.seats
-        if self.is_postgres and not seat_tokens and 0 < len(rows) <= MAX_STATEMENT_EVENTS:
+        stored = [s for _, s in chained]
+        if self.is_postgres and not seat_tokens and 0 < len(chained) <= MAX_STATEMENT_EVENTS:
             await self._append_statement(
-                match_id, expected_version, summary_values, rows, texts, idempotency, stamp,
-                new_match,
-            )  # fmt: skip
+                match_id, expected_version, summary_values, chained, idempotency, stamp, new_match
+            )
             self.notifier.publish(match_id, summary.version)
-            return [_stored(r) for r in rows]
+            return stored
+        rows = [_row(event, s) for event, s in chained]
         # NOTIFY rides on the match row's statement (one round trip less); it is delivered
         # only if the transaction commits
         notify = (
@@ -664,15 +691,14 @@ class EventStore:
                 break
         if rows:
             self.notifier.publish(match_id, summary.version)
-        return [_stored(r) for r in rows]
+        return stored
 
     async def _append_statement(
         self,
         match_id: str,
         expected_version: int,
         summary_values: Mapping[str, Any],
-        rows: Sequence[Mapping[str, Any]],
-        texts: Sequence[str],
+        chained: Sequence[tuple[Any, StoredEvent]],
         idempotency: IdempotencyRecord | None,
         stamp: dt.datetime,
         new_match: NewMatch | None = None,
@@ -709,10 +735,7 @@ class EventStore:
             )
             token_hashes = sorted(new_match.token_hashes.items())
         columns = tuple(k for k in params if not k.startswith("_"))
-        # each event's canonical JSON goes in as it was encoded (and hashed)
-        params["events"] = msgspec.json.encode(
-            [{**r, "data": msgspec.Raw(text)} for r, text in zip(rows, texts, strict=True)]
-        ).decode()
+        params["events"] = _event_rows(chained)
         for i, (seat, h) in enumerate(token_hashes):
             params.update({f"t{i}_match_id": match_id, f"t{i}_seat": seat, f"t{i}_token_sha256": h})
         if idempotency is not None:
@@ -737,8 +760,8 @@ class EventStore:
             except (psycopg.OperationalError, OSError) as exc:
                 # The connection died (a database restart, most often a pooled connection that
                 # died idle). Whether the statement was executed is unknown: ask the stream.
-                last = rows[-1]
-                if await self._has_event(match_id, last["version"], last["hash"]):
+                last = chained[-1][1]
+                if await self._has_event(match_id, last.version, last.hash):
                     return
                 if attempt == 1:
                     continue  # nothing was committed: again, on a fresh connection
