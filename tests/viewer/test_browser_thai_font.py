@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.viewer.browser import choose_language, settle
+from tests.viewer.browser import choose_language, main_text, settle
 from tests.viewer.support import Api
 from viewer.typeface import FONT_FILE
 
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 BUNDLED = "Noto Sans Thai"  # the family name inside the bundled file
 THAI = re.compile("[\u0e01-\u0e5b]")
+# Characters that need an emoji font: pictographs, symbols and dingbats, playing cards.
+EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f]")
 MARK = "data-font-probe"
 
 
@@ -125,3 +127,5 @@ def test_the_svg_table_draws_thai_with_the_bundled_font(
     expect(table).to_contain_text(THAI)
     fonts = _fonts_drawing(page, "svg.cuccu-table text")
     assert _drawn_with_bundled_font(fonts), fonts
+    # and in Thai too, nothing needs an emoji font
+    assert not EMOJI.findall(main_text(page) + (table.text_content() or ""))
