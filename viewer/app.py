@@ -11,6 +11,7 @@ if str(ROOT) not in sys.path:  # `streamlit run` puts only viewer/ on the path
 
 import streamlit as st  # noqa: E402
 
+from viewer.typeface import font_face_css  # noqa: E402
 from viewer.ui import T, api_selector, language_selector  # noqa: E402
 
 PAGES = (
@@ -25,6 +26,7 @@ PAGES = (
 
 def main() -> None:
     st.set_page_config(page_title="Cuccù", page_icon=":material/playing_cards:", layout="wide")
+    st.html(font_face_css())  # Thai letters for a machine with no Thai font
     with st.sidebar:
         language_selector()
         api_selector()

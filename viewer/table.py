@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final, Literal
 
+from viewer.typeface import FONT_STACK
+
 WIDTH: Final = 760
 HEIGHT: Final = 680
 CX: Final = WIDTH / 2
@@ -279,6 +281,6 @@ def render(table: TableDrawing) -> str:
         f'<svg class="cuccu-table" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(table.label)}" xmlns="http://www.w3.org/2000/svg" '
         f'style="width:100%;max-width:{WIDTH}px;height:auto;display:block;margin:auto;'
-        f'font-family:sans-serif;color:#1b1b1b">'
+        f'font-family:{FONT_STACK};color:#1b1b1b">'
         f"<title>{escape(table.label)}</title>{_defs()}{cloth}{centre}{seats}{arrows}</svg>"
     )

@@ -103,6 +103,16 @@ def test_dockerfile_copies_what_the_package_needs() -> None:
     # the viewer's Rules page reads its text from docs/rules, in both images
     assert "COPY docs/rules ./docs/rules" in text
     assert "docs/rules" in (ROOT / "docker/build-images.sh").read_text()
+    # the viewer's bundled Thai font (viewer/fonts): in the source tree that `streamlit run
+    # viewer/app.py` serves and in the wheel that `cuccu run` starts the viewer from
+    assert "COPY viewer ./viewer" in text
+    assert re.search(r"^sources=\(.* viewer .*\)$", (ROOT / "docker/build-images.sh").read_text(),
+                     re.MULTILINE)  # fmt: skip
+    assert '"fonts/*.woff2"' in (ROOT / "pyproject.toml").read_text()  # package data
+    assert (ROOT / "viewer/fonts/OFL.txt").is_file() and list(
+        (ROOT / "viewer/fonts").glob("*.woff2")
+    )
+    assert "fonts" not in (ROOT / ".dockerignore").read_text()
     assert "pip install -r requirements.txt" in text
 
 

@@ -4,7 +4,8 @@
 
 Starts `cuccu run` on free ports with a fresh SQLite file, plays in Debian's Chromium and
 writes, for Cuccù, play-desktop.png, play-phone.png, replay-desktop.png and replay-phone.png,
-and for Cucco 21 the same four names with "21" after the page's (play21-desktop.png, ...).
+and for Cucco 21 the same four names with "21" after the page's (play21-desktop.png, ...);
+and rules-th-desktop.png, the Rules page in Thai (drawn with the viewer's bundled Thai font).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests.viewer.browser import ARGS, CHROMIUM, TIMEOUT_MS, cuccu_run, settle
+from tests.viewer.browser import ARGS, CHROMIUM, TIMEOUT_MS, choose_language, cuccu_run, settle
 
 # name -> (viewport, device pixel ratio); the phone is tall so that one picture holds the page
 VIEWPORTS = {
@@ -91,6 +92,15 @@ def _play21(page: Page, viewer: str) -> None:
     _drawn(page)
 
 
+def _rules_in_thai(page: Page, viewer: str) -> None:
+    page.goto(f"{viewer}/rules")
+    expect(page.get_by_role("heading", name="Cuccù: how to play")).to_be_visible()
+    choose_language(page, "ไทย")
+    expect(page.get_by_role("heading", name="Cuccù: วิธีเล่น")).to_be_visible()
+    page.evaluate("document.fonts.ready")
+    settle(page)
+
+
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, cuccu_run(Path(tmp) / "cuccu.db") as (api, viewer):
@@ -114,6 +124,9 @@ def main(out: Path) -> None:
                 page.screenshot(path=out / f"replay21-{name}.png")
                 _play21(page, viewer)
                 page.screenshot(path=out / f"play21-{name}.png")
+                if name == "desktop":
+                    _rules_in_thai(page, viewer)
+                    page.screenshot(path=out / f"rules-th-{name}.png")
                 context.close()
             browser.close()
     for found in sorted(out.glob("*.png")):

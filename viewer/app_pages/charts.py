@@ -20,6 +20,7 @@ from viewer.games.cucco21 import Replay21
 from viewer.loader import match_panel
 from viewer.session import OpenMatch
 from viewer.stats import REASONS, TALLIES, lives_curve, tallies
+from viewer.typeface import FONT_STACK
 from viewer.ui import T
 
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
@@ -63,7 +64,9 @@ def lives_chart(match: OpenMatch) -> alt.LayerChart:
         resets = pd.DataFrame({rnd: curve.resets, "label": T("charts.reset")})
         rule = alt.Chart(resets).mark_rule(strokeDash=[4, 4], color="#444444", strokeWidth=2)
         layers.append(rule.encode(x=f"{rnd}:Q"))
-        text = alt.Chart(resets).mark_text(align="left", dx=4, dy=-6, color="#222222")
+        text = alt.Chart(resets).mark_text(
+            align="left", dx=4, dy=-6, color="#222222", font=FONT_STACK
+        )
         layers.append(text.encode(x=f"{rnd}:Q", y=alt.value(8), text="label:N"))
     if curve.eliminated:
         out = pd.DataFrame([
@@ -99,7 +102,8 @@ def _bars(title: str, rows: list[dict[str, object]]) -> None:
     bars = base.mark_bar(stroke="#222222", strokeWidth=1).encode(
         color=colour, tooltip=[f"{name}:N", f"{kind}:N", f"{count}:Q"]
     )
-    labels = base.mark_text(dy=-6).encode(text=f"{count}:Q")  # the count itself, no colour needed
+    # the count itself, no colour needed
+    labels = base.mark_text(dy=-6, font=FONT_STACK).encode(text=f"{count}:Q")
     st.altair_chart(alt.layer(bars, labels), width="stretch")
 
 

@@ -17,6 +17,7 @@ import streamlit as st
 from viewer.games.cucco21 import DEATH_REASONS, PAY_REASONS, Replay21, chips_curve, tallies
 from viewer.i18n import Lang
 from viewer.table import render
+from viewer.typeface import FONT_STACK
 from viewer.ui import T
 
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
@@ -88,7 +89,9 @@ def chips_chart(replay: Replay21) -> alt.LayerChart:
         marks = pd.DataFrame({rnd: curve.sets, "label": T("c21.charts.new_set")})
         rule = alt.Chart(marks).mark_rule(strokeDash=[4, 4], color="#444444", strokeWidth=2)
         layers.append(rule.encode(x=f"{rnd}:Q"))
-        text = alt.Chart(marks).mark_text(align="left", dx=4, dy=-6, color="#222222")
+        text = alt.Chart(marks).mark_text(
+            align="left", dx=4, dy=-6, color="#222222", font=FONT_STACK
+        )
         layers.append(text.encode(x=f"{rnd}:Q", y=alt.value(8), text="label:N"))
     if curve.deaths:
         index = {r: i for i, r in enumerate(curve.rounds)}
@@ -123,7 +126,7 @@ def _bars(title: str, rows: list[dict[str, object]]) -> None:
     bars = base.mark_bar(stroke="#222222", strokeWidth=1).encode(
         color=colour, tooltip=[f"{name}:N", f"{kind}:N", f"{count}:Q"]
     )
-    labels = base.mark_text(dy=-6).encode(text=f"{count}:Q")
+    labels = base.mark_text(dy=-6, font=FONT_STACK).encode(text=f"{count}:Q")
     st.altair_chart(alt.layer(bars, labels), width="stretch")
 
 
