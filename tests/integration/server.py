@@ -85,6 +85,9 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            # its own process group, so that a crash takes its bot workers and viewer with it
+            # (as a container's would) instead of leaving them orphaned on the machine
+            start_new_session=True,
         )
         threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
         if wait:
@@ -117,8 +120,9 @@ class Server:
         raise TimeoutError("server did not become healthy")
 
     def kill9(self) -> None:
+        """Crash the server: SIGKILL to its whole process group."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
+        os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
 
     def stop(self) -> None:
@@ -127,7 +131,7 @@ class Server:
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=10)
         time.sleep(0.1)  # the drain thread reads to the end of the closed pipe
 
