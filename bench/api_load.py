@@ -11,7 +11,9 @@ the same C concurrent clients:
 
 - **service**: the real API (``cuccu run``, one uvicorn process); each client plays whole
   matches over HTTP (one human seat driven by a random policy, three bots), sending every
-  command with ``expected_version``. Commands/s, events/s, latency p50/p95/p99.
+  command with ``expected_version``; it plays its first move from the creation answer (which
+  carries the seat's own view), as a client written from docs/API.md would. Commands/s,
+  events/s, latency p50/p95/p99 (of commands; the creations are load, not counted).
 - **ceiling**: ``bench/ceiling_app.py``, a bare Litestar + psycopg endpoint served the same
   way, running the SQL of one command (read the version, update the match row, insert the
   same event rows, commit) with no game logic.
@@ -230,11 +232,10 @@ async def service_client(
                 stats.errors[status] = stats.errors.get(status, 0) + 1
                 continue
             created = json.loads(body)
-            mid, token = created["match_id"], created["seat_tokens"][0]["token"]
-            auth = {"Authorization": f"Bearer {token}"}
-            status, body = await conn.request("GET", f"/matches/{mid}", headers=auth)
-            current = json.loads(body)
-            version, pending = current["version"], current["view"]["pending"]
+            mid, own = created["match_id"], created["seat_tokens"][0]
+            auth = {"Authorization": f"Bearer {own['token']}"}
+            # the creation answer carries the seat's own view: no read before the first command
+            version, pending = created["version"], own["view"]["pending"]
             while pending is not None and time.perf_counter() < stop_at:
                 cmd = {"type": rng.choice(pending["choices"]), "expected_version": version}
                 t0 = time.perf_counter()
