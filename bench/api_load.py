@@ -4,6 +4,7 @@
     python bench/api_load.py --smoke          # a few seconds, for CI (no targets checked)
     python bench/api_load.py --api-workers 2  # two API processes, clients spread over them
     python bench/api_load.py --root /tmp/before --only service   # the API of another checkout
+    python bench/api_load.py --only service --only ceiling --rounds 5   # medians of 5 pairs
 
 Creates a fresh database on the server of ``--database-url`` (default: $CUCCU_BENCH_DATABASE_URL
 or the local ``postgresql://postgres@127.0.0.1:5432/postgres``), migrates it, and measures with
@@ -24,6 +25,8 @@ It prints the ratios service/ceiling and service/raw, then drops the database.
 ``--profile FILE`` records the service process with py-spy meanwhile (collapsed stacks), and
 the ceiling's into ``FILE.ceiling``. ``--root DIR`` serves the API from another checkout (the
 same clients, the same ceiling app): before/after comparisons in the same minutes.
+``--rounds N`` alternates the service and ceiling phases N times (fresh servers each time) and
+prints the median of each figure and of the per-round ratios, with the lowest ratio.
 
 The box is shared, so each phase also prints where the CPU went while it was measured: the
 server process(es) in milliseconds per command and in % of one core, the load generator, and
@@ -200,6 +203,12 @@ class CpuWatch:
         u0, s0, me0, pg0, wall0 = self.start
         pg_used = sum(v - pg0.get(p, 0.0) for p, v in pg.items())
         self.used = (user - u0, system - s0, me - me0, pg_used, wall - wall0)
+
+    def figures(self, commands: int) -> dict[str, float]:
+        if self.used is None or not commands:
+            return {"cpu_ms_per_command": float("nan")}
+        user, system, _, _, _ = self.used
+        return {"cpu_ms_per_command": (user + system) / commands * 1000}
 
     def line(self, commands: int) -> str:
         if self.used is None:
@@ -538,6 +547,112 @@ def report(name: str, stats: Stats, duration: float) -> dict[str, float]:
     return out
 
 
+def measure_service(args: argparse.Namespace, db_url: str) -> dict[str, float]:
+    """One service phase: fresh API process(es), C clients, CPU watched."""
+    # Separate processes on separate ports, not `cuccu run --workers N`: uvicorn's
+    # workers share one listening socket, and one of them accepted nearly all of the
+    # C keep-alive connections (a py-spy profile showed 90 % / 9 %).
+    services = [start_service(db_url, args.root) for _ in range(args.api_workers)]
+    spies: list[subprocess.Popen[bytes]] = []
+    try:
+        if args.profile:
+            pyspy = _pyspy()
+            seconds = str(round(args.warmup + args.duration))
+            spies = [
+                subprocess.Popen(
+                    [pyspy, "record", "-p", str(p.pid), "-f", "raw", "-r", "200",
+                     "-o", f"{args.profile}.{i}" if i else args.profile,
+                     "-d", seconds],
+                    stdout=subprocess.DEVNULL,
+                )
+                for i, (p, _) in enumerate(services)
+            ]  # fmt: skip
+        ports = [port for _, port in services]
+        watch = CpuWatch([p.pid for p, _ in services])
+        stats = asyncio.run(
+            run_clients("service", ports, args.concurrency, args.warmup, args.duration, watch)
+        )
+        for spy in spies:
+            spy.wait(timeout=60)
+    finally:
+        for p, _ in services:
+            stop(p)
+    out = report("service", stats, args.duration)
+    print(watch.line(stats.commands), flush=True)
+    out.update(watch.figures(stats.commands))
+    return out
+
+
+def measure_ceiling(args: argparse.Namespace, dsn: str, batches_file: Path) -> dict[str, float]:
+    """One ceiling phase: a fresh ceiling app, the same C clients, CPU watched."""
+    proc, port = start_ceiling(dsn, str(batches_file), args.pool)
+    spy = None
+    if args.profile:
+        seconds = str(round(args.warmup + args.duration))
+        spy = subprocess.Popen(
+            [_pyspy(), "record", "-p", str(proc.pid), "-f", "raw", "-r", "200",
+             "-o", f"{args.profile}.ceiling", "-d", seconds],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+    try:
+        watch = CpuWatch([proc.pid])
+        stats = asyncio.run(
+            run_clients("ceiling", [port], args.concurrency, args.warmup, args.duration, watch)
+        )
+        if spy is not None:
+            spy.wait(timeout=60)
+    finally:
+        stop(proc)
+    out = report("ceiling", stats, args.duration)
+    print(watch.line(stats.commands), flush=True)
+    out.update(watch.figures(stats.commands))
+    return out
+
+
+def median_results(rounds: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """Each phase's figures, the median of each over the rounds."""
+    merged: dict[str, dict[str, float]] = {}
+    for phase in ("service", "ceiling"):
+        runs = [r[phase] for r in rounds if phase in r]
+        if runs:
+            merged[phase] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    return merged
+
+
+def print_medians(rounds: list[dict[str, dict[str, float]]]) -> None:
+    m = median_results(rounds)
+    print(f"-- medians of {len(rounds)} rounds", flush=True)
+    for phase, figures in m.items():
+        print(
+            f"{phase:8s} {figures['commands_per_s']:8.1f} commands/s  "
+            f"p99 {figures['p99_ms']:.1f} ms  "
+            f"server CPU {figures['cpu_ms_per_command']:.2f} ms/command",
+            flush=True,
+        )
+    ratios = [
+        r["service"]["ratio_to_ceiling"]
+        for r in rounds
+        if "ratio_to_ceiling" in r.get("service", {})
+    ]
+    if ratios:
+        print(
+            f"service/ceiling per round: {', '.join(f'{x:.2f}' for x in ratios)}; "
+            f"median {statistics.median(ratios):.2f}, lowest {min(ratios):.2f}",
+            flush=True,
+        )
+        cpu = [
+            r["ceiling"]["cpu_ms_per_command"] / r["service"]["cpu_ms_per_command"]
+            for r in rounds
+            if "service" in r and "ceiling" in r and r["service"]["cpu_ms_per_command"]
+        ]
+        if cpu:
+            print(
+                f"server CPU per command, ceiling/service (the same ratio measured in CPU, "
+                f"which neighbours disturb less): median {statistics.median(cpu):.2f}",
+                flush=True,
+            )
+
+
 def _pyspy() -> str:
     return shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
 
@@ -563,6 +678,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--root", type=Path, default=ROOT, help="checkout whose API to serve (default: this one)"
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure service then ceiling this many times, alternating, and report medians "
+        "(the box's speed drifts between minutes: a ratio of one pair can mislead)",
+    )
     parser.add_argument("--smoke", action="store_true", help="a few seconds, for CI")
     parser.add_argument("--keep", action="store_true", help="do not drop the database")
     args = parser.parse_args(argv)
@@ -578,6 +700,7 @@ def main(argv: list[str] | None = None) -> int:
     db_url = db.render_as_string(hide_password=False)
     dsn = db.set(drivername="postgresql").render_as_string(hide_password=False)
     results: dict[str, dict[str, float]] = {}
+    rounds: list[dict[str, dict[str, float]]] = []
     print(
         f"api_load: C={args.concurrency}, {args.api_workers} API process(es), "
         f"{args.duration:g} s per phase after {args.warmup:g} s "
@@ -596,62 +719,21 @@ def main(argv: list[str] | None = None) -> int:
             tmp = Path(tmpdir)
             batches_file = tmp / "batches.json"
             batches_file.write_text(json.dumps(batches))
-            if "service" in phases:
-                # Separate processes on separate ports, not `cuccu run --workers N`: uvicorn's
-                # workers share one listening socket, and one of them accepted nearly all of the
-                # C keep-alive connections (a py-spy profile showed 90 % / 9 %).
-                services = [start_service(db_url, args.root) for _ in range(args.api_workers)]
-                spies: list[subprocess.Popen[bytes]] = []
-                try:
-                    if args.profile:
-                        pyspy = _pyspy()
-                        seconds = str(round(args.warmup + args.duration))
-                        spies = [
-                            subprocess.Popen(
-                                [pyspy, "record", "-p", str(p.pid), "-f", "raw", "-r", "200",
-                                 "-o", f"{args.profile}.{i}" if i else args.profile,
-                                 "-d", seconds],
-                                stdout=subprocess.DEVNULL,
-                            )
-                            for i, (p, _) in enumerate(services)
-                        ]  # fmt: skip
-                    ports = [port for _, port in services]
-                    watch = CpuWatch([p.pid for p, _ in services])
-                    stats = asyncio.run(
-                        run_clients(
-                            "service", ports, args.concurrency, args.warmup, args.duration, watch
-                        )
-                    )
-                    for spy in spies:
-                        spy.wait(timeout=60)
-                finally:
-                    for p, _ in services:
-                        stop(p)
-                results["service"] = report("service", stats, args.duration)
-                print(watch.line(stats.commands), flush=True)
-            if "ceiling" in phases:
-                proc, port = start_ceiling(dsn, str(batches_file), args.pool)
-                spy = None
-                if args.profile:
-                    seconds = str(round(args.warmup + args.duration))
-                    spy = subprocess.Popen(
-                        [_pyspy(), "record", "-p", str(proc.pid), "-f", "raw", "-r", "200",
-                         "-o", f"{args.profile}.ceiling", "-d", seconds],
-                        stdout=subprocess.DEVNULL,
-                    )  # fmt: skip
-                try:
-                    watch = CpuWatch([proc.pid])
-                    stats = asyncio.run(
-                        run_clients(
-                            "ceiling", [port], args.concurrency, args.warmup, args.duration, watch
-                        )
-                    )
-                    if spy is not None:
-                        spy.wait(timeout=60)
-                finally:
-                    stop(proc)
-                results["ceiling"] = report("ceiling", stats, args.duration)
-                print(watch.line(stats.commands), flush=True)
+            for n in range(1, args.rounds + 1):
+                if args.rounds > 1:
+                    print(f"-- round {n} of {args.rounds}", flush=True)
+                got: dict[str, dict[str, float]] = {}
+                if "service" in phases:
+                    got["service"] = measure_service(args, db_url)
+                if "ceiling" in phases:
+                    got["ceiling"] = measure_ceiling(args, dsn, batches_file)
+                if "service" in got and "ceiling" in got:
+                    ratio = got["service"]["commands_per_s"] / got["ceiling"]["commands_per_s"]
+                    got["service"]["ratio_to_ceiling"] = ratio
+                    if args.rounds > 1:
+                        print(f"service/ceiling (round {n}): {ratio:.2f}", flush=True)
+                rounds.append(got)
+            results.update(rounds[-1])
             if "raw" in phases:
                 # 24 batches evenly spread over the sizes: the same mean rows per command
                 ordered = sorted(batches, key=len)
@@ -668,6 +750,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"({per:.2f} events/command)  avg latency {lat * 1000:.1f} ms  (pgbench)",
                         flush=True,
                     )
+        if args.rounds > 1:
+            print_medians(rounds)
+            results.update(median_results(rounds))
         svc = results.get("service", {}).get("commands_per_s")
         for ref in ("ceiling", "raw"):
             if svc is not None and ref in results:

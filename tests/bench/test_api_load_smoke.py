@@ -31,3 +31,24 @@ def test_api_load_smoke_prints_every_figure(pg_server: PgServer) -> None:
     assert re.search(r"^raw +[\d.]+ commands/s", text, re.M), text
     assert re.search(r"^service/ceiling: [\d.]+$", text, re.M), text
     assert re.search(r"^service/raw: [\d.]+$", text, re.M), text
+
+
+def test_rounds_alternate_the_phases_and_report_medians(pg_server: PgServer) -> None:
+    admin = pg_server.admin_url.render_as_string(hide_password=False)
+    out = subprocess.run(
+        [sys.executable, "bench/api_load.py", "--smoke", "--rounds", "2", "--only", "service",
+         "--only", "ceiling", "--database-url", admin],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    text = out.stdout
+    phases = [
+        ln.split()[0] for ln in text.splitlines() if re.match(r"(service|ceiling) +[\d.]+ c", ln)
+    ]
+    assert phases == ["service", "ceiling", "service", "ceiling", "service", "ceiling"], text
+    assert re.search(r"^service/ceiling per round: [\d.]+, [\d.]+; median [\d.]+", text, re.M), text
+    assert re.search(r"server CPU per command, ceiling/service .*median [\d.]+$", text, re.M), text
+    assert re.search(r"^service/ceiling: [\d.]+$", text, re.M), text
