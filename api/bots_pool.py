@@ -2,10 +2,10 @@
 
 An expert decision searches for 10-20 ms, and a match played by bots alone runs its whole
 course in one command: on the event loop either would stall every other request of the
-process. Tables with an expert bot, and tables where no human seat has lives left (the bots
-then play to the end), run ``api.turns.advance`` in a worker process. Other tables (random and
-basic bots decide in microseconds) run it in place: a round trip to a worker would cost more
-than the turns.
+process. Tables with an expert bot, and tables where no human seat has lives left and the
+bots' play to the end is long (the game's ``slow_bots``), run ``api.turns.advance`` in a worker
+process. Other tables (random and basic bots decide in microseconds, and a short play-out takes
+about a millisecond) run it in place: a round trip to a worker would cost more than the turns.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def _warm() -> None:
 
 
 def needs_worker(state: Any, game: Game = CUCCU) -> bool:
-    """The bot turns after ``state`` may be long: an expert plays, or only bots are left."""
+    """The bot turns after ``state`` may be long: an expert plays, or only bots are left and
+    they have a long play-out ahead."""
     return game.slow_bots(state)
 
 

@@ -104,7 +104,8 @@ class Game:
     #: the level of the bot at a seat, and the command it chooses (reading its view only)
     bot_level: Callable[[Any, int], str]
     bot_command: Callable[[Any, int, Any], Any]
-    #: the bot turns after this state may be long (an expert plays, or only bots are left)
+    #: the bot turns after this state may be long (an expert plays, or only bots are left,
+    #: with a long play-out ahead): the service runs them off its event loop
     slow_bots: Callable[[Any], bool]
     #: what an event's stored metadata says of the command that caused it: never a card
     #: or a salt, which the game's own events reveal when the rules allow
