@@ -32,7 +32,10 @@ async def listed(client: Client, match_id: str) -> dict[str, Any]:
 
 
 async def test_each_game_is_created_with_its_own_options(client: Client) -> None:
-    cuccu = await create(client, {"game": "cuccu", "seats": TWO, **OWN_OPTIONS["cuccu"]})
+    # Ben deals, so Ann speaks first and no round can end before she does (with Ann dealing,
+    # Ben's exchange can be refused by her card and end round 1 at creation: 1 match in 40)
+    body = {"game": "cuccu", "seats": TWO, "first_dealer": 1, **OWN_OPTIONS["cuccu"]}
+    cuccu = await create(client, body)
     assert cuccu["game"] == "cuccu"
     assert cuccu["view"]["starting_lives"] == 5
     row = await listed(client, cuccu["match_id"])
