@@ -1,8 +1,9 @@
 """``decide``: what happens when a command meets a state (CUCCO21 §4–§8, README canonical order).
 
-As in Cuccù's ``domain/games/cuccu/decide.py``, each rule step is an event emitted onto a tape
-that folds it at once, so the next step reads the state exactly as a replay will. After every
-command the round runs on by itself until it needs a seat's answer or a shuffle (``_advance``).
+As in Cuccù's ``domain/games/cuccu/decide.py``, each rule step is an event emitted onto the
+shared tape (``domain.tape``) that folds it at once, so the next step reads the state exactly as
+a replay will. After every command the round runs on by itself until it needs a seat's answer
+or a shuffle (``_advance``).
 """
 
 from __future__ import annotations
@@ -66,34 +67,13 @@ from domain.games.cucco21.evolve import evolve
 from domain.games.cucco21.fairness import commitment
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, RoundState, is_holder, next_holder, origin
+from domain.tape import Decider, Tape
+
+_Tape = Tape[GameState, Event]
 
 
-class _Tape:
-    __slots__ = ("events", "state")
-
-    def __init__(self, state: GameState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-    @property
-    def round(self) -> RoundState:
-        rnd = self.state.round
-        assert rnd is not None
-        return rnd
-
-
-def decide(state: GameState, command: Command) -> list[Event]:
-    """The events ``command`` produces. Raises DomainError; never changes ``state``."""
-    return apply(state, command)[1]
-
-
-def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
-    """``decide`` plus the state after its events, without folding them twice."""
-    tape = _Tape(state)
+def _play(tape: _Tape, command: Command) -> None:
+    """The rule steps ``command`` sets off, each emitted onto ``tape``."""
     if isinstance(command, Choose):
         _choose(tape, command)
     elif isinstance(command, Shuffle):
@@ -106,7 +86,13 @@ def apply(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
         _claim(tape, command)
     else:  # pragma: no cover - the union is closed
         raise DomainError("invalid_config", f"unknown command {command!r}")
-    return tape.state, tape.events
+
+
+_DECIDER = Decider(evolve, _play)
+#: the events a command produces; raises DomainError and never changes the state
+decide = _DECIDER.decide
+#: ``decide`` plus the state after its events, without folding them twice
+apply = _DECIDER.apply
 
 
 # --- creation, shuffles, the start of a round -----------------------------------------------

@@ -1,7 +1,7 @@
 """``decide``: what happens when a command meets a state (RULES §4–§6, pseudocode §8).
 
-Each rule step is written as an event emitted onto a tape that folds it at once, so the
-next step reads the state exactly as a replay will see it.
+Each rule step is written as an event emitted onto a tape (``domain.tape``) that folds it at
+once, so the next step reads the state exactly as a replay will see it.
 """
 
 from __future__ import annotations
@@ -47,36 +47,16 @@ from domain.games.cuccu.evolve import evolve
 from domain.games.cuccu.fairness import commitment
 from domain.games.cuccu.pending import pending
 from domain.games.cuccu.state import MatchState, RoundState
+from domain.tape import Decider, Tape
 
 MIN_SEATS, MAX_SEATS = 2, 20  # the pack cannot run out below 39 seats (§5.6)
 
 
-class _Tape:
-    __slots__ = ("events", "state")
-
-    def __init__(self, state: MatchState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-    @property
-    def round(self) -> RoundState:
-        rnd = self.state.round
-        assert rnd is not None
-        return rnd
+_Tape = Tape[MatchState, Event]
 
 
-def decide(state: MatchState, command: Command) -> list[Event]:
-    """The events ``command`` produces. Raises DomainError; never changes ``state``."""
-    return apply(state, command)[1]
-
-
-def apply(state: MatchState, command: Command) -> tuple[MatchState, list[Event]]:
-    """``decide`` plus the state after its events, without folding them twice."""
-    tape = _Tape(state)
+def _play(tape: _Tape, command: Command) -> None:
+    """The rule steps ``command`` sets off, each emitted onto ``tape``."""
     if isinstance(command, Choose):
         _choose(tape, command)
     elif isinstance(command, StartRound):
@@ -87,7 +67,13 @@ def apply(state: MatchState, command: Command) -> tuple[MatchState, list[Event]]
         _claim(tape, command)
     else:  # pragma: no cover - the union is closed
         raise DomainError("invalid_config", f"unknown command {command!r}")
-    return tape.state, tape.events
+
+
+_DECIDER = Decider(evolve, _play)
+#: the events a command produces; raises DomainError and never changes the state
+decide = _DECIDER.decide
+#: ``decide`` plus the state after its events, without folding them twice
+apply = _DECIDER.apply
 
 
 # --- creation and rounds -----------------------------------------------------------------
