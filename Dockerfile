@@ -14,10 +14,9 @@ RUN pip install -r requirements.txt
 COPY pyproject.toml README.md alembic.ini ./
 COPY domain ./domain
 COPY api ./api
+# viewer/ carries its package data too: catalogs, the Thai font, the Rules page's texts
 COPY viewer ./viewer
 COPY migrations ./migrations
-# the viewer's Rules page reads the rules text from docs/rules
-COPY docs/rules ./docs/rules
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 cuccu \
     && chown cuccu /app

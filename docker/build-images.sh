@@ -70,7 +70,7 @@ if [ "$(cat "$ctx/deps/.recipe" 2>/dev/null)" != "$deps_recipe" ]; then
 else
     say "wheelhouse for requirements.txt is up to date"
 fi
-sources=(pyproject.toml README.md alembic.ini domain api viewer migrations docs/rules)
+sources=(pyproject.toml README.md alembic.ini domain api viewer migrations)
 # the committed tree's hashes; a dirty or untracked file (or no git) means "rebuild"
 app_recipe="$(git ls-files -s -- "${sources[@]}" 2>/dev/null | hash_of)"
 if ! git rev-parse --git-dir >/dev/null 2>&1 || [ -n "$(git status --porcelain -- "${sources[@]}")" ]; then

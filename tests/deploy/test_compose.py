@@ -100,15 +100,14 @@ def test_dockerfile_copies_what_the_package_needs() -> None:
     text = (ROOT / "Dockerfile").read_text()
     for path in ("requirements.txt", "domain", "api", "viewer", "migrations", "alembic.ini"):
         assert path in text
-    # the viewer's Rules page reads its text from docs/rules, in both images
-    assert "COPY docs/rules ./docs/rules" in text
-    assert "docs/rules" in (ROOT / "docker/build-images.sh").read_text()
-    # the viewer's bundled Thai font (viewer/fonts): in the source tree that `streamlit run
-    # viewer/app.py` serves and in the wheel that `cuccu run` starts the viewer from
+    # the viewer's bundled Thai font (viewer/fonts) and the Rules page's texts (viewer/rules):
+    # in the source tree that `streamlit run viewer/app.py` serves and in the wheel that
+    # `cuccu run` starts the viewer from (tests/viewer/test_wheel.py installs that wheel)
     assert "COPY viewer ./viewer" in text
     assert re.search(r"^sources=\(.* viewer .*\)$", (ROOT / "docker/build-images.sh").read_text(),
                      re.MULTILINE)  # fmt: skip
     assert '"fonts/*.woff2"' in (ROOT / "pyproject.toml").read_text()  # package data
+    assert '"rules/*/*.md"' in (ROOT / "pyproject.toml").read_text()
     assert (ROOT / "viewer/fonts/OFL.txt").is_file() and list(
         (ROOT / "viewer/fonts").glob("*.woff2")
     )

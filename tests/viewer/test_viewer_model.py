@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from msgspec.structs import replace
 
@@ -20,10 +18,9 @@ from domain.games.cuccu.views import view
 from viewer.captions import caption, card_name
 from viewer.i18n import LANGS, tr
 from viewer.replay_model import Replay
+from viewer.rules import rules_text
 from viewer.simulate import bot_match
 from viewer.stats import lives_curve, tallies
-
-RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 
 def test_every_event_of_many_matches_has_a_caption_in_every_language() -> None:
@@ -106,7 +103,7 @@ def test_the_lives_curve_and_tallies_add_up() -> None:
 
 @pytest.mark.parametrize("lang", list(LANGS))
 def test_the_rules_text_names_every_card_in_its_language(lang: str) -> None:
-    text = (RULES / f"{lang}.md").read_text(encoding="utf-8")
+    text = rules_text("cuccu", lang)
     assert text.startswith("# Cuccù")
     for rank in ("lion", "mask", "bucket", "zero", "inn", "cat", "horse", "hunter", "cuckoo",
                  "fool"):  # fmt: skip

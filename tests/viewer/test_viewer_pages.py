@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from domain.audit import chain, parse_export, to_ndjson
 from tests.viewer.support import APP, Api
 from viewer.i18n import LANGS
+from viewer.simulate import bot_game21
 
 DOWN = "http://127.0.0.1:9"  # nothing listens there
 
@@ -229,6 +230,23 @@ def test_charts_are_readable_without_colour_vision() -> None:
         bar = chart["layer"][0]
         assert bar["encoding"]["y"]["stack"] is None and "xOffset" in bar["encoding"]
         assert chart["layer"][1]["mark"]["type"] == "text"
+
+
+def test_the_box_keeps_its_grey_line_with_squares_on_a_full_cucco21_table() -> None:
+    at = upload(open_page("charts"), to_ndjson(chain(bot_game21(6, seats=12))), "c21.ndjson")
+    charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    layers = json.loads(charts[0].proto.spec)["layer"]
+    line = next(layer for layer in layers if layer["mark"]["type"] == "line")["encoding"]
+    points = next(layer for layer in layers if "shape" in layer["encoding"])["encoding"]
+
+    def look(channel: dict[str, dict[str, list[object]]]) -> dict[object, object]:
+        return dict(zip(channel["scale"]["domain"], channel["scale"]["range"], strict=True))
+
+    colour, dash, shape = look(line["color"]), look(line["strokeDash"]), look(points["shape"])
+    assert len(colour) == 13  # twelve seats and the box
+    assert "the box is the grey line with squares" in texts(at)
+    assert (colour["the box"], dash["the box"], shape["the box"]) == ("#555555", [1, 0], "square")
+    assert all(colour[seat] != "#555555" for seat in colour if seat != "the box")
 
 
 # --- Rules and languages ---------------------------------------------------------------------

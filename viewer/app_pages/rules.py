@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-from domain.games import DEFAULT_GAME, GAMES
+from domain.games import GAMES
 from viewer.games import game_title
+from viewer.rules import rules_text
 from viewer.ui import T, lang
-
-RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
-
-
-def rules_text(code: str, game: str = DEFAULT_GAME) -> str:
-    """Cuccù's rules: ``docs/rules/<lang>.md``; another game's: ``docs/rules/<game>/<lang>.md``."""
-    folder = RULES_DIR if game == DEFAULT_GAME else RULES_DIR / game
-    return (folder / f"{code}.md").read_text(encoding="utf-8")
 
 
 def page() -> None:
     game = st.radio(T("load.game"), list(GAMES), format_func=game_title, horizontal=True,
                     key="rules_game")  # fmt: skip
     # one language setting for every page: the sidebar's (a second switch here disagreed with it)
-    st.markdown(rules_text(lang(), str(game)))
+    st.markdown(rules_text(str(game), lang()))
 
 
 page()
