@@ -19,8 +19,12 @@ COPY viewer ./viewer
 COPY migrations ./migrations
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 cuccu \
-    && chown cuccu /app
+    && chown cuccu /app \
+    && install -d -o cuccu -g cuccu -m 0700 /var/lib/cuccu
 
+# /var/lib/cuccu: the signing key's directory, private to the service's user. A named volume
+# mounted there starts as a copy of it (owner and mode included), so the key file the one-shot
+# `cuccu keys init` writes (mode 0600) is the service's own (compose.yaml, docs/DEPLOY.md).
 USER cuccu
 ENV CUCCU_HOST=0.0.0.0 \
     CUCCU_PORT=8000

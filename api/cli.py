@@ -279,23 +279,35 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_keys(args: argparse.Namespace) -> int:
-    """Show the service's signing keys, or rotate the active one."""
+    """Make the service's signing key, show its key ring, or rotate the active key."""
     import json
 
+    from api.keys import BadKey
     from api.keystore import key_store
 
     store = key_store(_settings(args))
     if store is None:
         print("keys: signing is off for this database: set CUCCU_SIGNING_KEY", file=sys.stderr)
         return 2
-    if args.keys_command == "rotate":
-        old = store.load(create=False)
-        new = store.rotate()
-        retired = f"key {old.key_id} retired, " if old is not None else ""
-        print(f"{retired}key {new.key_id} active ({store.key_path}); restart the service")
-        return 0
-    store.load(create=True)
-    print(json.dumps(store.ring().document(), indent=2))
+    try:
+        if args.keys_command == "init":
+            # the one place meant to make a key (a deployment's one-shot step, before any API
+            # process starts): an existing key, or one made meanwhile by another process, is kept
+            signer, created = store.init()
+            made = "made" if created else "already there, kept"
+            print(f"key {signer.key_id} active ({store.key_path}: {made})")
+            return 0
+        if args.keys_command == "rotate":
+            old = store.load(create=False)
+            new = store.rotate()
+            retired = f"key {old.key_id} retired, " if old is not None else ""
+            print(f"{retired}key {new.key_id} active ({store.key_path}); restart the service")
+            return 0
+        store.load(create=True)
+        print(json.dumps(store.ring().document(), indent=2))
+    except BadKey as exc:
+        print(f"keys: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -389,6 +401,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     keys = sub.add_parser("keys", help="the service's signing keys (see docs/API.md)")
     keys_sub = keys.add_subparsers(dest="keys_command", required=True)
+    keys_sub.add_parser(
+        "init",
+        help="make the signing key if there is none (idempotent: an existing key is kept); "
+        "run it once before the API processes start",
+    ).set_defaults(func=cmd_keys)
     keys_sub.add_parser("show", help="print the key ring (made on first use)").set_defaults(
         func=cmd_keys
     )

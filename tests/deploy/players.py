@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 
 from api.cli import main as cli_main
+from api.signing import WELL_KNOWN_PATH
 
 REPLICA_HEADER = "x-cuccu-replica"  # set by the balancer (docker/haproxy/haproxy.cfg)
 TRANSIENT = {429, 502, 503, 504}  # answers a retry may outlive
@@ -114,14 +115,37 @@ class Player:
         assert response.status_code == 200, response.text
         return response.text
 
+    def signing_keys(self) -> dict[str, Any]:
+        """The key ring the service serves (``GET /.well-known/cuccu-keys.json``)."""
+        response = self._send("GET", WELL_KNOWN_PATH)
+        assert response.status_code == 200, response.text
+        keys: dict[str, Any] = response.json()
+        return keys
+
     def close(self) -> None:
         self.http.close()
+
+
+def verify(export: Path, *trusted_keys: str) -> tuple[int, str]:
+    """``cuccu verify FILE --trusted-key KEY...`` in this process: its exit code and output.
+
+    Only the given keys are trusted: the key store the host's own settings would name is
+    replaced by a missing one in ``export``'s directory."""
+    report = io.StringIO()
+    nowhere = f"sqlite+aiosqlite:///{export.parent / 'no-such.db'}"
+    args = ["--database-url", nowhere, "verify", str(export)]
+    for key in trusted_keys:
+        args += ["--trusted-key", key]
+    with contextlib.redirect_stdout(report), contextlib.redirect_stderr(report):
+        code = cli_main(args)
+    return code, report.getvalue()
 
 
 def check_log(player: Player, tmp: Path) -> list[dict[str, Any]]:
     """The finished match's export, after checking that it holds every acknowledged event once
     and nothing else (versions 1..n, no gap, no duplicate) and that ``cuccu verify`` passes on it
-    (hash chain, shuffle commitments, re-execution of every decision)."""
+    (hash chain, shuffle commitments, re-execution of every decision, and the signature, against
+    the key ring the service serves, saved to a file and given as ``--trusted-key``)."""
     text = player.export()
     # each record line carries the hashed record (docs/API.md "Exports"); a seal line may close it
     parsed = [json.loads(line) for line in text.split("\n") if line.strip()]
@@ -140,12 +164,11 @@ def check_log(player: Player, tmp: Path) -> list[dict[str, Any]]:
             assert stored["type"] == out["event"]["type"], (out, stored)
         previous = answer["version"]
     assert len(lines) == previous, "events in the log that no acknowledged command produced"
+    assert "seal" in parsed[-1], "the finished match is not signed"
     path = tmp / f"{player.match_id}.ndjson"
     path.write_text(text)
-    report = io.StringIO()
-    with contextlib.redirect_stdout(report), contextlib.redirect_stderr(report):
-        # `cuccu verify FILE`, in this process. The stack signs nothing (no CUCCU_SIGNING_KEY on
-        # PostgreSQL: docs/DEPLOY.md), so an unsigned export is accepted here.
-        code = cli_main(["verify", "--allow-unsigned", str(path)])
-    assert code == 0, report.getvalue()
+    keys = tmp / f"{player.match_id}.keys.json"
+    keys.write_text(json.dumps(player.signing_keys()))
+    code, report = verify(path, str(keys))
+    assert code == 0 and "PASS signature" in report, report
     return lines

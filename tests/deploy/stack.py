@@ -26,6 +26,12 @@ class Stack:
     project: str = field(default_factory=lambda: f"cuccutest{uuid.uuid4().hex[:8]}")
 
     def compose(self, *args: str, check: bool = True, timeout: float = 300) -> str:
+        return self.compose_bytes(*args, check=check, timeout=timeout).decode()
+
+    def compose_bytes(
+        self, *args: str, stdin: bytes = b"", check: bool = True, timeout: float = 300
+    ) -> bytes:
+        """The command's standard output as bytes (e.g. a tar archive), ``stdin`` its input."""
         exe = compose_exe()
         assert exe is not None, "no compose client (apt-get install docker-compose)"
         cmd = [*exe, "-p", self.project]
@@ -34,10 +40,11 @@ class Stack:
         env = {**os.environ, "CUCCU_PUBLISH_ADDRESS": "127.0.0.1", **self.extra_env}
         env.update({name: str(port) for name, port in self.publish.items()})
         done = subprocess.run(
-            [*cmd, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+            [*cmd, *args], cwd=ROOT, env=env, input=stdin, capture_output=True, timeout=timeout
         )
         if check and done.returncode != 0:
-            raise AssertionError(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+            out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+            raise AssertionError(f"{' '.join(args)} failed:\n{out}\n{err}")
         return done.stdout
 
     def up(self, *args: str) -> None:

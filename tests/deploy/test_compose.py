@@ -4,6 +4,7 @@ settings and CLI (static checks: no Docker engine needed)."""
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -59,12 +60,21 @@ def test_services_and_volume(compose: dict[str, Any]) -> None:
     )
 
 
+def _migrate_steps(service: dict[str, Any]) -> list[list[str]]:
+    """The ``cuccu`` commands the one-shot migrate service runs, in order (``sh -c "a && b"``)."""
+    command = service["command"]
+    assert command[:2] == ["sh", "-c"] and len(command) == 3, command
+    return [shlex.split(step) for step in command[2].split("&&")]
+
+
 def test_commands_are_real_cli_commands(compose: dict[str, Any]) -> None:
     parser = build_parser()
-    migrate = compose["services"]["migrate"]["command"]
-    assert migrate[0] == "cuccu"
-    args = parser.parse_args(migrate[1:])
+    upgrade, keys_init = _migrate_steps(compose["services"]["migrate"])
+    assert upgrade[0] == keys_init[0] == "cuccu"
+    args = parser.parse_args(upgrade[1:])
     assert (args.command, args.db_command) == ("db", "upgrade")
+    args = parser.parse_args(keys_init[1:])
+    assert (args.command, args.keys_command) == ("keys", "init")
     api = compose["services"]["api"]["command"]
     assert api[0] == "cuccu"
     args = parser.parse_args(api[1:])
@@ -94,6 +104,37 @@ def test_variables_are_ones_the_app_reads(compose: dict[str, Any]) -> None:
             assert url.database == db_env["POSTGRES_DB"]
     api_url = _env(compose["services"]["viewer"])["CUCCU_API_URL"]
     assert api_url == f"http://api:{DEFAULT_PORT}"
+
+
+@pytest.mark.parametrize("name", ["compose.yaml", "compose.scale.yaml"])
+def test_one_signing_key_made_by_migrate_in_a_named_volume(name: str) -> None:
+    """migrate makes the key once (`cuccu keys init`) where every API process reads it: the
+    same named volume and CUCCU_SIGNING_KEY in both. The viewer needs no key: it trusts the
+    ring the API serves (viewer/loader.py)."""
+    stack = _load(name)
+    services = stack["services"]
+    mounts = {}
+    for service in ("migrate", "api"):
+        key = _env(services[service])["CUCCU_SIGNING_KEY"]
+        [volume] = [v for v in services[service]["volumes"] if key.startswith(v.split(":")[1])]
+        mounts[service] = (key, volume)
+    assert mounts["migrate"] == mounts["api"], mounts
+    key, volume = mounts["api"]
+    source, target = volume.split(":")
+    assert source in stack["volumes"]  # a named volume: it outlives `down` (not `down -v`)
+    assert key.startswith(target + "/") and key.endswith(".pem")
+    if "viewer" in services:
+        assert "volumes" not in services["viewer"]
+        assert "CUCCU_SIGNING_KEY" not in _env(services["viewer"])
+    # made by migrate, before any API process starts (they may not race to make it)
+    assert _migrate_steps(services["migrate"])[-1] == ["cuccu", "keys", "init"]
+    assert services["api"]["depends_on"]["migrate"]["condition"] == (
+        "service_completed_successfully"
+    )
+    # both images give the mount point to the service's user, so the volume starts as theirs
+    for dockerfile in ("Dockerfile", "docker/service/Dockerfile"):
+        text = (ROOT / dockerfile).read_text()
+        assert f"install -d -o cuccu -g cuccu -m 0700 {target}" in text, dockerfile
 
 
 def test_dockerfile_copies_what_the_package_needs() -> None:
@@ -132,6 +173,8 @@ def test_scaled_stack_matches_the_single_one(compose: dict[str, Any]) -> None:
     assert scaled["db"]["healthcheck"] == single["db"]["healthcheck"]
     for name in ("migrate", "api"):
         assert scaled[name]["command"] == single[name]["command"], name
+        assert scaled[name]["volumes"] == single[name]["volumes"], name
+        assert _env(scaled[name])["CUCCU_SIGNING_KEY"] == _env(single[name])["CUCCU_SIGNING_KEY"]
     assert "ports" not in scaled["api"]  # replicas are reached through the balancer only
     assert scaled["api"]["deploy"]["replicas"] >= 2
     assert _published(scaled["lb"]["ports"]) == [("127.0.0.1", DEFAULT_PORT, DEFAULT_PORT)]

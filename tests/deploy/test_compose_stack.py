@@ -3,13 +3,19 @@
 Up, healthy; a whole match through the containerized API; the containerized viewer answers; the
 API container crashes mid-match and its restart policy brings it back with no acknowledged
 command lost; the database stops (503 problems within 2 s, /ready fails, /health stays up) and
-starts again (the same API process recovers); ``down -v`` leaves nothing behind.
+starts again (the same API process recovers); ``down -v`` leaves nothing behind. The signing
+key: made once by ``migrate`` in its named volume, private to the service's user, kept across
+``down`` + ``up``, rotated, backed up and restored as docs/DEPLOY.md says; every finished match
+verifies against the key ring the stack serves, and not against another key.
 """
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import signal
+import tarfile
 import threading
 import time
 from collections.abc import Iterator
@@ -17,15 +23,19 @@ from pathlib import Path
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from api.keys import b64u, key_id_of, raw_public
 from tests.containers import HAPROXY_IMAGE, LOCAL_IMAGES, need_engine
-from tests.deploy.players import Player, check_log
+from tests.deploy.players import Player, check_log, verify
 from tests.deploy.stack import Stack, docker, inspect, wait_for
 from tests.integration.server import free_port
 
 pytestmark = pytest.mark.containers
 
 PROBLEM = "application/problem+json"
+KEY_DIR = "/var/lib/cuccu"  # the signing-key volume, in migrate and api (compose.yaml)
 
 
 @pytest.fixture
@@ -113,3 +123,94 @@ def test_compose_stack_end_to_end(stack: Stack, tmp_path: Path) -> None:
     stack.down()
     time.sleep(0.5)
     assert stack.leftovers() == {"containers": [], "networks": [], "volumes": []}
+
+
+def played(base: str, tmp: Path) -> Player:
+    """A whole match through the stack, its export checked and verified (``check_log``)."""
+    player = Player(base).create()
+    player.play()
+    check_log(player, tmp)
+    return player
+
+
+def sealed_by(player: Player) -> str:
+    """The id of the key whose seal closes the player's export."""
+    last = json.loads(player.export().strip().split("\n")[-1])
+    key_id: str = last["seal"]["key_id"]
+    return key_id
+
+
+def migrate_log(stack: Stack) -> str:
+    return stack.compose("logs", "--no-color", "migrate")
+
+
+def up_and_ready(stack: Stack) -> None:
+    stack.up()
+    wait_for(f"{api_base(stack)}/ready")
+
+
+def test_the_signing_key_is_made_once_kept_rotated_and_restored(
+    stack: Stack, tmp_path: Path
+) -> None:
+    up_and_ready(stack)
+    base = api_base(stack)
+    assert "made)" in migrate_log(stack)  # `cuccu keys init` made it, before the API started
+
+    # a finished match is signed; it verifies against the served ring, not against another key
+    first = played(base, tmp_path)
+    [key] = first.signing_keys()["keys"]
+    assert key["status"] == "active" and sealed_by(first) == key["kid"]
+    stranger = b64u(raw_public(Ed25519PrivateKey.generate().public_key()))
+    code, report = verify(tmp_path / f"{first.match_id}.ndjson", stranger)
+    assert code == 1 and "FAIL signature" in report and "untrusted" in report, report
+
+    # down (without -v) and up: the same key, so the earlier match still verifies
+    stack.compose("down", "--timeout", "5")
+    up_and_ready(stack)
+    assert "already there, kept" in migrate_log(stack)  # made exactly once
+    assert first.signing_keys()["keys"] == [key]
+    check_log(first, tmp_path)
+    assert sealed_by(played(base, tmp_path)) == key["kid"]
+
+    # rotation as docs/DEPLOY.md says: a new active key, the old one retired and still trusted
+    stack.compose("run", "--rm", "--no-deps", "-T", "migrate", "cuccu", "keys", "rotate")
+    stack.compose("restart", "--timeout", "5", "api")
+    wait_for(f"{base}/ready")
+    ring = first.signing_keys()["keys"]
+    assert [(k["kid"], k["status"]) for k in ring] == [
+        (key["kid"], "retired"),
+        (ring[1]["kid"], "active"),
+    ]
+    check_log(first, tmp_path)  # signed with the retired key: verifies with the ring
+    after_rotation = played(base, tmp_path)
+    assert sealed_by(after_rotation) == ring[1]["kid"]
+
+    # back-up and restore as docs/DEPLOY.md says: a tar of the volume, into a brand-new volume
+    backup = stack.compose_bytes(
+        "run", "--rm", "--no-deps", "-T", "migrate", "tar", "-C", KEY_DIR, "-cf", "-", "."
+    )
+    with tarfile.open(fileobj=io.BytesIO(backup)) as archive:
+        # the key and its directory are the service user's (uid 10001) and nobody else's
+        owners = {m.name: (m.uid, oct(m.mode)) for m in archive.getmembers()}
+        assert owners["."] == (10001, "0o700") and owners["./signing-key.pem"] == (10001, "0o600")
+        assert "./signing-key.keys.json" in owners
+        pem = archive.extractfile("./signing-key.pem")
+        assert pem is not None
+        private = serialization.load_pem_private_key(pem.read(), None)
+    assert isinstance(private, Ed25519PrivateKey)
+    assert key_id_of(raw_public(private.public_key())) == ring[1]["kid"]
+    stack.down()  # -v: the database and the key are gone
+    stack.compose_bytes(
+        "run", "--rm", "--no-deps", "-T", "migrate", "tar", "-C", KEY_DIR, "-xf", "-",
+        stdin=backup,
+    )  # fmt: skip
+    up_and_ready(stack)
+    assert "already there, kept" in migrate_log(stack)
+    assert Player(base).signing_keys()["keys"] == ring
+    # the matches were in the deleted database; their exports, kept on the host, verify
+    # against the key ring the restored stack serves
+    restored = tmp_path / "restored.keys.json"
+    restored.write_text(json.dumps(Player(base).signing_keys()))
+    for earlier in (first, after_rotation):
+        code, report = verify(tmp_path / f"{earlier.match_id}.ndjson", str(restored))
+        assert code == 0 and "PASS signature" in report, report
