@@ -32,21 +32,38 @@ def needs_worker(state: Any, game: Game = CUCCU) -> bool:
 
 
 class BotPool:
-    """``workers`` processes (0: every table in place, as a library user or a test may want)."""
+    """``workers`` processes (0: every table in place, as a library user or a test may want).
+
+    The processes start when the first long table arrives, and starting them (the forkserver
+    imports the bots) takes 130-170 ms of the calling thread: that runs in a thread, so the
+    event loop serves other requests meanwhile; tables that arrive during the start wait for it.
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
+        self._starting = asyncio.Lock()
 
-    def _pool(self) -> ProcessPoolExecutor:
+    @property
+    def ready(self) -> bool:
+        """The worker processes are running."""
+        return self._executor is not None
+
+    def _start(self) -> ProcessPoolExecutor:
+        """A new pool, its first worker running (blocking: called in a thread)."""
+        # forkserver, not fork: the API process has threads (aiosqlite, the loop's
+        # executor), and forking a process with threads may copy a held lock
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["api.turns"])
+        executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm)
+        executor.submit(_warm).result()
+        return executor
+
+    async def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            # forkserver, not fork: the API process has threads (aiosqlite, the loop's
-            # executor), and forking a process with threads may copy a held lock
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["api.turns"])
-            self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_warm
-            )
+            async with self._starting:
+                if self._executor is None:
+                    self._executor = await asyncio.to_thread(self._start)
         return self._executor
 
     async def advance(
@@ -56,12 +73,16 @@ class BotPool:
         if self.workers <= 0 or not needs_worker(state, game):
             return advance(state, seed, game)
         loop = asyncio.get_running_loop()
+        executor = await self._pool()
         try:
-            return await loop.run_in_executor(self._pool(), advance, state, seed, game.name)
+            return await loop.run_in_executor(executor, advance, state, seed, game.name)
         except BrokenProcessPool:
-            # a worker died (killed, out of memory): start a new pool and try once more
-            self._executor = None
-            return await loop.run_in_executor(self._pool(), advance, state, seed, game.name)
+            # a worker died (killed, out of memory): start a new pool (once, however many
+            # tables found this one broken) and try once more
+            if self._executor is executor:
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(await self._pool(), advance, state, seed, game.name)
 
     def close(self) -> None:
         if self._executor is not None:
