@@ -29,6 +29,7 @@ class BufferedSystemRandom(random.SystemRandom):
     """
 
     def __init__(self) -> None:
+        super().__init__()  # Random's own fields (gauss() reads one); SystemRandom has no seed
         self._pool = b""
         self._at = 0
 

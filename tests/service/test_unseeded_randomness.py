@@ -24,6 +24,13 @@ def test_random_is_a_float_in_the_unit_interval() -> None:
     assert len(set(draws)) == len(draws)
 
 
+def test_every_method_of_random_works_on_it() -> None:
+    rng = BufferedSystemRandom()
+    assert isinstance(rng.gauss(0.0, 1.0), float)  # reads a field Random's __init__ sets
+    assert len(rng.randbytes(5)) == 5
+    assert rng.choice("abc") in "abc"
+
+
 def test_every_card_position_is_reachable_and_draws_are_spread() -> None:
     # 60,000 rolls of a die: each face within 6 standard deviations (~ 550) of 10,000 fails
     # with probability below 1e-8, and fails for sure if bits were lost or repeated.
