@@ -553,47 +553,29 @@ def measure_service(args: argparse.Namespace, db_url: str) -> dict[str, float]:
     # workers share one listening socket, and one of them accepted nearly all of the
     # C keep-alive connections (a py-spy profile showed 90 % / 9 %).
     services = [start_service(db_url, args.root) for _ in range(args.api_workers)]
-    spies: list[subprocess.Popen[bytes]] = []
     try:
-        if args.profile:
-            pyspy = _pyspy()
-            seconds = str(round(args.warmup + args.duration))
-            spies = [
-                subprocess.Popen(
-                    [pyspy, "record", "-p", str(p.pid), "-f", "raw", "-r", "200",
-                     "-o", f"{args.profile}.{i}" if i else args.profile,
-                     "-d", seconds],
-                    stdout=subprocess.DEVNULL,
-                )
-                for i, (p, _) in enumerate(services)
-            ]  # fmt: skip
+        spies = [
+            _spy(args, p.pid, f"{args.profile}.{i}" if i else args.profile)
+            for i, (p, _) in enumerate(services)
+        ]
         ports = [port for _, port in services]
         watch = CpuWatch([p.pid for p, _ in services])
         stats = asyncio.run(
             run_clients("service", ports, args.concurrency, args.warmup, args.duration, watch)
         )
         for spy in spies:
-            spy.wait(timeout=60)
+            if spy is not None:
+                spy.wait(timeout=60)
     finally:
         for p, _ in services:
             stop(p)
-    out = report("service", stats, args.duration)
-    print(watch.line(stats.commands), flush=True)
-    out.update(watch.figures(stats.commands))
-    return out
+    return _summary("service", stats, watch, args.duration)
 
 
 def measure_ceiling(args: argparse.Namespace, dsn: str, batches_file: Path) -> dict[str, float]:
     """One ceiling phase: a fresh ceiling app, the same C clients, CPU watched."""
     proc, port = start_ceiling(dsn, str(batches_file), args.pool)
-    spy = None
-    if args.profile:
-        seconds = str(round(args.warmup + args.duration))
-        spy = subprocess.Popen(
-            [_pyspy(), "record", "-p", str(proc.pid), "-f", "raw", "-r", "200",
-             "-o", f"{args.profile}.ceiling", "-d", seconds],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
+    spy = _spy(args, proc.pid, f"{args.profile}.ceiling")
     try:
         watch = CpuWatch([proc.pid])
         stats = asyncio.run(
@@ -603,7 +585,23 @@ def measure_ceiling(args: argparse.Namespace, dsn: str, batches_file: Path) -> d
             spy.wait(timeout=60)
     finally:
         stop(proc)
-    out = report("ceiling", stats, args.duration)
+    return _summary("ceiling", stats, watch, args.duration)
+
+
+def _spy(args: argparse.Namespace, pid: int, path: str) -> subprocess.Popen[bytes] | None:
+    """With ``--profile``: py-spy recording ``pid`` for the phase into ``path`` (collapsed)."""
+    if not args.profile:
+        return None
+    seconds = str(round(args.warmup + args.duration))
+    return subprocess.Popen(
+        [_pyspy(), "record", "-p", str(pid), "-f", "raw", "-r", "200", "-o", path, "-d", seconds],
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def _summary(name: str, stats: Stats, watch: CpuWatch, duration: float) -> dict[str, float]:
+    """A phase's figures, printed (the load line, then where the CPU went) and returned."""
+    out = report(name, stats, duration)
     print(watch.line(stats.commands), flush=True)
     out.update(watch.figures(stats.commands))
     return out
