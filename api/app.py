@@ -22,6 +22,7 @@ from api.bots_pool import BotPool
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
 from api.controllers.matches import MatchController
+from api.faults import arm as arm_crash_points
 from api.keystore import key_store
 from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.ratelimit import rate_limit_middleware
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         tune_gc()
+        arm_crash_points(settings.crash_at)
         engine = create_engine(settings.database_url)
         try:
             await check_schema(engine)

@@ -26,6 +26,8 @@ import msgspec
 
 from api.bots_pool import BotPool
 from api.export import sealed_export
+from api.faults import CRASH_AFTER_FINAL_COMMIT, crash_point
+from api.signing import SignFinal
 from api.store import (
     CLAIM_FINGERPRINT_PREFIX,
     ConcurrencyError,
@@ -96,6 +98,7 @@ class MatchStore(Protocol):
         new_match: NewMatch | None = None,
         idempotency: IdempotencyRecord | None = None,
         seat_tokens: Mapping[int, str] | None = None,
+        seal_with: SignFinal | None = None,
     ) -> list[StoredEvent]: ...
 
 
@@ -465,6 +468,7 @@ class MatchService:
                 game=hosted.name,
                 options=chosen,
             ),
+            seal_with=self._seal_with(state, hosted),
         )
         last_hash = stored[-1].hash if stored else GENESIS_HASH
         self._remember(match_id, Current(seed, state, last_hash, hosted))
@@ -472,7 +476,7 @@ class MatchService:
             self._issued.clear()
         for seat, token_hash in hashes.items():
             self._issued[token_hash] = (match_id, seat)
-        await self._seal_if_over(match_id, state, stored, hosted)
+        crash_point(CRASH_AFTER_FINAL_COMMIT, armed=hosted.is_over(state))
         return Created(match_id, tokens, state, list(enumerate(all_events, start=1)), hosted)
 
     async def _replay(
@@ -564,28 +568,24 @@ class MatchService:
                         if idempotency_key is not None
                         else None
                     ),
+                    seal_with=self._seal_with(new_state, game),
                 )  # fmt: skip
             except ConcurrencyError:
                 refresh = True
                 continue  # someone else appended first: reload and decide again
             last_hash = stored[-1].hash if stored else loaded.last_hash
             self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
-            await self._seal_if_over(match_id, new_state, stored, game)
+            crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game)
         raise TooMuchContention()
 
-    async def _seal_if_over(
-        self, match_id: str, state: Any, stored: list[StoredEvent], game: Game
-    ) -> None:
-        """Sign the match if the events just stored ended it (see api/signing.py)."""
-        if self.sealer is not None and stored:
-            await self.sealer.seal_if_over(
-                match_id,
-                over=game.is_over(state),
-                version=stored[-1].version,
-                last_hash=stored[-1].hash,
-            )
+    def _seal_with(self, state: Any, game: Game) -> SignFinal | None:
+        """What signs the commit that leaves the match in ``state``: the sealer's signature
+        when that commit ends it (written in the same transaction), else nothing."""
+        if self.sealer is None or not game.is_over(state):
+            return None
+        return self.sealer.sign_final
 
     async def claim(
         self, match_id: str, seat: int, name: str, idempotency_key: str | None = None
@@ -654,12 +654,13 @@ class MatchService:
                     summary=summary_of(new_state, game, seats=True),
                     seat_tokens={seat: hash_token(token)},
                     idempotency=remembered,
+                    seal_with=self._seal_with(new_state, game),
                 )
             except ConcurrencyError:
                 continue  # someone else appended first: reload (the seat may be taken now)
             last_hash = stored[-1].hash if stored else current.last_hash
             self._remember(match_id, Current(current.seed, new_state, last_hash, game))
-            await self._seal_if_over(match_id, new_state, stored, game)
+            crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game, token=token)
         raise TooMuchContention()

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from api.faults import CRASH_POINTS
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cuccu.db"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -29,6 +31,7 @@ ENV_VARS = (
     "CUCCU_BOT_WORKERS",
     "CUCCU_API_URL",
     "CUCCU_SIGNING_KEY",
+    "CUCCU_CRASH_AT",
 )
 
 
@@ -67,6 +70,14 @@ def _number(env: Mapping[str, str], name: str, kind: Callable[[str], T], default
     return value
 
 
+def _crash_points(raw: str) -> frozenset[str]:
+    points = frozenset(p.strip() for p in raw.split(",") if p.strip())
+    if unknown := sorted(points - CRASH_POINTS):
+        known = ", ".join(sorted(CRASH_POINTS))
+        raise SettingError(f"CUCCU_CRASH_AT names unknown crash points {unknown}; known: {known}")
+    return points
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
@@ -79,6 +90,8 @@ class Settings:
     #: the Ed25519 key that signs finished matches; "" = beside a SQLite file (api/signing.py)
     signing_key: str = ""
     bot_workers: int = DEFAULT_BOT_WORKERS
+    #: crash points a test arms (api/faults.py); empty outside tests
+    crash_at: frozenset[str] = frozenset()
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -96,4 +109,5 @@ class Settings:
             rate_limit_burst=_number(env, "CUCCU_RATE_BURST", int, DEFAULT_RATE_BURST),
             bot_workers=_number(env, "CUCCU_BOT_WORKERS", int, DEFAULT_BOT_WORKERS),
             signing_key=env.get("CUCCU_SIGNING_KEY") or "",
+            crash_at=_crash_points(env.get("CUCCU_CRASH_AT") or ""),
         )

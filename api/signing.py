@@ -25,9 +25,9 @@ module checks a seal against them, since verification needs ``cryptography``.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -66,6 +66,10 @@ class Seal:
             "signature": self.signature,
             "version": self.version,
         }
+
+
+#: what signs a match's final record: (match id, final version, final hash) -> its seal
+SignFinal: TypeAlias = Callable[[str, int, str], Seal]
 
 
 def seal_line(seal: Seal, ring: KeyRing) -> bytes:

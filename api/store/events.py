@@ -1,9 +1,10 @@
 """The event store: hash-chained per-match streams with optimistic concurrency.
 
 One call to :meth:`EventStore.commit` is one transaction: the match row (created or
-version-checked), the new events with their hash chain, seat tokens of a new match, and
-the idempotency record of the command that produced them. Another writer having
-appended first surfaces as :class:`ConcurrencyError`; the service reloads and decides again.
+version-checked), the new events with their hash chain, seat tokens of a new match, the
+idempotency record of the command that produced them, and the seal of a match those events
+end. Another writer having appended first surfaces as :class:`ConcurrencyError`; the service
+reloads and decides again.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api.signing import Seal, SignFinal
 from api.store import tables as t
 from api.store.notify import CHANNEL, Notifier
 from domain.envelope import (
@@ -106,11 +108,29 @@ def _pg_sql(statement: sa.ClauseElement) -> str:
 MAX_STATEMENT_EVENTS = 10_000
 
 
+#: the match_seals columns the append writes (with ``signed_at``)
+_SEAL_COLUMNS = ("match_id", "version", "final_hash", "key_id", "signature", "signed_at")
+
+
+def _seal_row(seal: Seal, stamp: dt.datetime) -> dict[str, Any]:
+    return {
+        "match_id": seal.match_id,
+        "version": seal.version,
+        "final_hash": seal.final_hash,
+        "key_id": seal.key_id,
+        "signature": seal.signature,
+        "signed_at": stamp,
+    }
+
+
 @functools.lru_cache(maxsize=128)
-def _append_sql(columns: tuple[str, ...], tokens: int, remembered: bool, new_match: bool) -> str:
+def _append_sql(
+    columns: tuple[str, ...], tokens: int, remembered: bool, new_match: bool, sealed: bool = False
+) -> str:
     """One statement for a whole append, so that in autocommit it is its own transaction and
     costs one round trip: data-modifying CTEs move the match row (or insert a new one), insert
-    the events, the seat tokens and the idempotency record, and the SELECT sends the NOTIFY.
+    the events, the seat tokens, the idempotency record and the seal of a match the events
+    end, and the SELECT sends the NOTIFY.
     The events come as one JSON array (``jsonb_to_recordset``), so the text of the statement
     does not depend on their number and psycopg converts and prepares it once (it re-parses a
     query longer than 4 kB on every call, and dumps array parameters in Python: each cost a
@@ -160,6 +180,13 @@ def _append_sql(columns: tuple[str, ...], tokens: int, remembered: bool, new_mat
             .values({c: sa.bindparam(f"k_{c}") for c in key_columns})
             .returning(t.idempotency_keys.c.key)
             .cte("remembered")
+        )
+    if sealed:
+        ctes.append(
+            sa.insert(t.match_seals)
+            .values({c: sa.bindparam(f"s_{c}") for c in _SEAL_COLUMNS})
+            .returning(t.match_seals.c.match_id)
+            .cte("sealed")
         )
     moved_rows = sa.select(sa.func.count()).select_from(moved).scalar_subquery()
     return _pg_sql(sa.select(_NOTIFY, sa.literal_column("1") // moved_rows).add_cte(*ctes))
@@ -569,11 +596,15 @@ class EventStore:
         new_match: NewMatch | None = None,
         idempotency: IdempotencyRecord | None = None,
         seat_tokens: Mapping[int, str] | None = None,
+        seal_with: SignFinal | None = None,
     ) -> list[StoredEvent]:
         """Append ``events`` after ``expected_version`` in one transaction.
 
         ``metas`` (one per event) overrides ``meta`` (the same for every event).
         ``seat_tokens`` (seat -> token hash) adds tokens to an existing match (claimed seats).
+        ``seal_with`` (given when these events end the match) signs the last new record, and
+        the seal is written in the same transaction: a finished match is never stored
+        unsigned, whenever the process dies (docs/API.md, "Signatures").
         Raises :class:`ConcurrencyError` when the stream is no longer at
         ``expected_version`` (or the match id or idempotency key was taken meanwhile).
         """
@@ -581,6 +612,10 @@ class EventStore:
         chained = chain_records(
             match_id, expected_version, prev_hash, events, meta=meta, metas=metas, stamp=stamp
         )
+        seal = None
+        if seal_with is not None and chained:
+            last = chained[-1][1]
+            seal = seal_with(match_id, last.version, last.hash)
         summary_values: dict[str, Any] = {
             "status": summary.status,
             "standing": summary.standing,
@@ -597,8 +632,9 @@ class EventStore:
         stored = [s for _, s in chained]
         if self.is_postgres and not seat_tokens and 0 < len(chained) <= MAX_STATEMENT_EVENTS:
             await self._append_statement(
-                match_id, expected_version, summary_values, chained, idempotency, stamp, new_match
-            )
+                match_id, expected_version, summary_values, chained, idempotency, stamp, new_match,
+                seal,
+            )  # fmt: skip
             self.notifier.publish(match_id, summary.version)
             return stored
         rows = [_row(event, s) for event, s in chained]
@@ -670,6 +706,8 @@ class EventStore:
                                 created_at=stamp,
                             )
                         )
+                    if seal is not None:
+                        await conn.execute(sa.insert(t.match_seals).values(_seal_row(seal, stamp)))
                     committing = True  # leaving the block sends COMMIT
             except IntegrityError as exc:
                 raise ConcurrencyError(str(exc.orig)) from exc
@@ -702,6 +740,7 @@ class EventStore:
         idempotency: IdempotencyRecord | None,
         stamp: dt.datetime,
         new_match: NewMatch | None = None,
+        seal: Seal | None = None,
     ) -> None:
         """The PostgreSQL path of an append (or a new match): one statement (``_append_sql``)
         on a pooled autocommit connection, so one round trip per command and no SQLAlchemy
@@ -748,8 +787,14 @@ class EventStore:
                 k_last_version=idempotency.last_version,
                 k_created_at=stamp,
             )
+        if seal is not None:
+            params.update({f"s_{c}": v for c, v in _seal_row(seal, stamp).items()})
         statement = _append_sql(
-            columns, len(token_hashes), idempotency is not None, new_match is not None
+            columns,
+            len(token_hashes),
+            idempotency is not None,
+            new_match is not None,
+            seal is not None,
         )
         pool = await self._writer_pool()
         for attempt in (1, 2):

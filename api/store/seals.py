@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -14,8 +13,6 @@ from api.signing import Seal, Signer, now
 from api.store import tables as t
 from api.store.events import StoredEvent, StoreUnavailable, verify_chain
 from domain.envelope import LEGACY_ENVELOPE
-
-log = logging.getLogger("cuccu")
 
 
 class SealStore:
@@ -65,31 +62,23 @@ class Sealer:
         self.signer = signer
         self.ring = ring
 
-    async def seal_if_over(
-        self, match_id: str, *, over: bool, version: int, last_hash: str
-    ) -> None:
-        """Sign a match whose last commit ended it (called by the service after that commit).
-
-        If this fails (the database is down for a moment, the process dies right here) the
-        match stays unsigned, and ``cuccu verify`` says so: it is not signed later.
-        """
-        if not over:
-            return
-        try:
-            await self.seals.put(self.signer.sign(match_id, version, last_hash))
-        except StoreUnavailable as exc:
-            log.warning("match %s is over but could not be sealed yet: %s", match_id, exc)
+    def sign_final(self, match_id: str, version: int, final_hash: str) -> Seal:
+        """The seal of a match whose commit is about to end it: the store writes it in that
+        commit's transaction (``EventStore.commit(seal_with=...)``), so no crash, restart or
+        replayed answer can leave a finished match unsigned."""
+        return self.signer.sign(match_id, version, final_hash)
 
     async def seal_of(
         self, match_id: str, stored: Sequence[StoredEvent], *, sign_legacy: bool = True
     ) -> Seal | None:
         """The seal of a finished match; None if it has none.
 
-        A match is sealed once, right after the commit that ends it, and never again from what
-        the database holds later: signing then would attest to whatever an intruder wrote into
-        the database since (after deleting the seal). The one exception is a match that ended
-        before signatures existed (all its records are envelope 1): with ``sign_legacy`` it is
-        sealed now, its chain checked first, which attests to the log as held at that moment.
+        A match is sealed once, in the transaction of the commit that ends it, and never again
+        from what the database holds later: signing then would attest to whatever an intruder
+        wrote into the database since (after deleting the seal). The one exception is a match
+        that ended before signatures existed (all its records are envelope 1): with
+        ``sign_legacy`` it is sealed now, its chain checked first, which attests to the log as
+        held at that moment.
         """
         seal = await self.seals.get(match_id)
         if seal is not None or not stored or not sign_legacy:

@@ -94,6 +94,7 @@ async def test_the_schema_documents_the_bounds_the_server_enforces(client: Clien
         ("CUCCU_RATE_LIMIT", "fast"),
         ("CUCCU_BOT_WORKERS", "-1"),
         ("CUCCU_SSE_KEEPALIVE", "1,5"),
+        ("CUCCU_CRASH_AT", "after-the-end"),
     ],
 )
 def test_a_malformed_setting_is_named_at_start_up(name: str, value: str) -> None:

@@ -2,7 +2,8 @@
 
 It keeps what the real store guarantees and the service relies on: one commit is all or
 nothing, a stream moves only from the version it is expected at, a match id, a token and an
-idempotency key (per match and seat) are unique, and events chain by hash.
+idempotency key (per match and seat) are unique, events chain by hash, and the seal of a
+match its commit ends is kept with that commit.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from api.signing import Seal, SignFinal
 from api.store import (
     ConcurrencyError,
     IdempotencyRecord,
@@ -32,6 +34,7 @@ class InMemoryStore:
         self.events: dict[str, list[StoredEvent]] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
         self.keys: dict[tuple[str, int, str], IdempotencyRecord] = {}
+        self.seals: dict[str, Seal] = {}
         self.commits = 0
         self._clock = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 
@@ -93,6 +96,7 @@ class InMemoryStore:
         new_match: NewMatch | None = None,
         idempotency: IdempotencyRecord | None = None,
         seat_tokens: Mapping[int, str] | None = None,
+        seal_with: SignFinal | None = None,
     ) -> list[StoredEvent]:
         stamp = self._now()
         record = self.matches.get(match_id)
@@ -113,6 +117,13 @@ class InMemoryStore:
                 match_id, expected_version, prev_hash, events, meta=meta, metas=metas, stamp=stamp
             )
         ]
+        seal = (
+            seal_with(match_id, stored[-1].version, stored[-1].hash)
+            if seal_with is not None and stored
+            else None
+        )
+        if seal is not None and match_id in self.seals:
+            raise ConcurrencyError(f"match {match_id} is sealed already")
         # nothing can fail from here on: the commit is applied as a whole
         if new_match is not None:
             record = MatchRecord(
@@ -134,6 +145,8 @@ class InMemoryStore:
             self.tokens[h] = (match_id, seat)
         if idempotency is not None:
             self.keys[(idempotency.match_id, idempotency.seat, idempotency.key)] = idempotency
+        if seal is not None:
+            self.seals[match_id] = seal
         self.commits += 1
         if stored:
             self.notifier.publish(match_id, summary.version)
