@@ -1,6 +1,6 @@
 """Scenario runner for every game's scenario files, chosen by each file's ``format`` field
 (``cuccu-scenario/1``: tests/scenarios/FORMAT.md; ``cucco21-scenario/1``:
-tests/scenarios-cucco21/README.md).
+tests/scenarios-cucco21/README.md; ``chase-scenario/1``: tests/scenarios-chase/README.md).
 
 ``python -m domain.conformance DIR [DIR...]`` prints one line per failing scenario with its
 first difference, then ``N passed, M failed``; it exits non-zero when any failed. Each game's
@@ -16,16 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from domain.errors import DomainError
-from domain.games import CUCCU, GAMES
+from domain.games import CUCCU, GAMES, NOT_YET_HOSTED
 
 
 def _game_of(scenario: dict[str, Any]) -> Any:
     # Files written before a second game existed may lack ``format``: they are Cuccù's.
     name = scenario.get("format", CUCCU.scenario_format)
-    for game in GAMES.values():
+    games = (*GAMES.values(), *NOT_YET_HOSTED)  # a game's rules are checked before it is hosted
+    for game in games:
         if game.scenario_format == name:
             return game
-    known = ", ".join(game.scenario_format for game in GAMES.values())
+    known = ", ".join(game.scenario_format for game in games)
     raise ValueError(f"unknown scenario format {name!r}; known: {known}")
 
 

@@ -14,7 +14,7 @@ CHOICES: Final[tuple[Choice, ...]] = ("keep", "exchange", "cut")
 
 
 class CreateMatch(msgspec.Struct, frozen=True, tag="create_match", tag_field="type"):
-    """Open a match with ``config`` (the caller picks the first dealer: the domain has no chance)."""
+    """Open a match with ``config``; the caller picks the first dealer (A22)."""
 
     config: Config
 

@@ -127,9 +127,7 @@ def play(scenario: dict[str, Any]) -> dict[str, Any]:
         step = pending(state)
         assert step is not None, "a round in progress always waits for a prompt"
         if not decisions:
-            raise AssertionError(
-                f"no decision left for the prompt {step.kind} to seat {step.seat}"
-            )
+            raise AssertionError(f"no decision left for the prompt {step.kind} to seat {step.seat}")
         decision = decisions.pop(0)
         if decision["seat"] != step.seat or decision["choice"] not in step.choices:
             raise AssertionError(

@@ -21,9 +21,10 @@ from domain.games.chase.events import (
     DealerKept,
     Event,
     ExchangeRequested,
-    KingBlocked,
     Kept,
+    KingBlocked,
     LifeLost,
+    LossReason,
     LowCardAnnounced,
     MatchWon,
     Reveal,
@@ -214,7 +215,7 @@ def _score(tape: _Tape) -> None:
     if set(lost) == set(rnd.participants) and all(lives[s] == 1 for s in lost):
         tape.emit(RoundWipedOut(lost))  # nobody would be left: the round is void (A16)
     else:
-        reason = "king_cut" if king_cut_loses and rnd.king_cut else "lowest"
+        reason: LossReason = "king_cut" if king_cut_loses and rnd.king_cut else "lowest"
         for seat in lost:
             tape.emit(LifeLost(seat, reason, lives[seat] - 1))
         for seat in lost:
