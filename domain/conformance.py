@@ -30,6 +30,16 @@ def _game_of(scenario: dict[str, Any]) -> Any:
     raise ValueError(f"unknown scenario format {name!r}; known: {known}")
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values of the same type: Python's ``==`` takes ``true`` for ``1`` and
+    ``1.0`` for ``1``, which the scenario formats count as different."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
 def first_difference(scenario: dict[str, Any]) -> str | None:
     """None if the scenario passes, else a one-line description of its first difference."""
     try:
@@ -50,11 +60,11 @@ def first_difference(scenario: dict[str, Any]) -> str | None:
         got = actual[field]
         if field == "events" and isinstance(want, list) and isinstance(got, list):
             for i, (w, g) in enumerate(zip(want, got, strict=False)):
-                if w != g:
+                if not same_json(w, g):
                     return f"events[{i}]: expected {json.dumps(w)}, got {json.dumps(g)}"
             if len(want) != len(got):
                 return f"events: expected {len(want)} entries, got {len(got)}"
-        elif got != want:
+        elif not same_json(got, want):
             return f"{field}: expected {json.dumps(want)}, got {json.dumps(got)}"
     return None
 
