@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from typing import cast
 
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games.chase.cards import CARD_SET, value
-from domain.games.chase.commands import Choose, CreateMatch
+from domain.games.chase.commands import Choice, Choose, CreateMatch, StartRound
 from domain.games.chase.config import Config, Options
 from domain.games.chase.decide import apply
 from domain.games.chase.events import (
@@ -73,11 +74,12 @@ def matches(table: Table) -> Iterator[tuple[MatchState, MatchState, list[Event]]
     while state.status != "over":
         step = pending(state)
         assert step is not None
+        command: StartRound | Choose
         if step.kind == "next_round":
             command = shuffled_round(rng)
         else:
             assert step.seat is not None
-            command = Choose(step.seat, rng.choice(step.choices))  # type: ignore[arg-type]
+            command = Choose(step.seat, cast(Choice, rng.choice(step.choices)))
         after, events = apply(state, command)
         yield state, after, events
         state = after
