@@ -1,0 +1,42 @@
+"""Chase the Ace bots. Each reads only ``view(state, seat)`` and draws chance from the
+caller's rng."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from domain.games.chase.bots.autoplay import Answer, autoplay
+from domain.games.chase.bots.basic import basic_choice
+from domain.games.chase.bots.expert import expert_choice
+from domain.games.chase.views import MatchView
+
+Policy = Callable[[MatchView, random.Random], str]
+
+
+def random_choice(view: MatchView, rng: random.Random) -> str:
+    """Uniform over the allowed choices: a baseline and a fuzzer."""
+    assert view.pending is not None
+    return rng.choice(view.pending.choices)
+
+
+POLICIES: dict[str, Policy] = {
+    "random": random_choice,
+    "basic": basic_choice,
+    "expert": expert_choice,
+}
+
+# Which policies read the round's log; the others are handed a view without it (it is cheaper).
+NEEDS_LOG: frozenset[str] = frozenset({"expert"})
+
+
+def choose(level: str, view: MatchView, rng: random.Random) -> str:
+    """The choice the bot of ``level`` makes for the prompt ``view.pending`` addresses to it."""
+    assert view.pending is not None and view.pending.seat is not None, "nothing to decide"
+    return POLICIES[level](view, rng)
+
+
+__all__ = [
+    "NEEDS_LOG", "POLICIES", "Answer", "Policy", "autoplay", "basic_choice", "choose",
+    "expert_choice", "random_choice",
+]  # fmt: skip

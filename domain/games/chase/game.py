@@ -1,0 +1,149 @@
+"""Chase the Ace behind the game seam (``domain.games.game.Game``).
+
+Everything here is a plain reference to the package's modules, or a few lines that say, in the
+game's own terms, what a host needs (who acts when no person must, the host's deal, the bots'
+commands, the matches row); nothing of the rules is decided here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, cast
+
+import msgspec
+
+from domain.games.chase import commands, conformance, decide, events, evolve, pending, state, views
+from domain.games.chase.audit import AUDIT
+from domain.games.chase.bots import NEEDS_LOG
+from domain.games.chase.bots import choose as bot_choose
+from domain.games.chase.config import DEFAULT_LIVES, Config, Options
+from domain.games.chase.fairness import shuffled_round
+from domain.games.game import HOST, Game, Standing
+from domain.seats import SeatSpec
+
+# --- hosting: what the service needs, in Chase the Ace's terms -------------------------------
+
+#: a round's salt: 32 bytes, as the service salts the other games' shuffles
+SALT_BYTES: Final = 32
+#: what a player may send: both prompts' answers, and ``next_round`` between rounds
+CHOICES: Final[tuple[str, ...]] = (*commands.CHOICES, "next_round")
+#: the options ``create_command`` takes besides seats and the first dealer, with defaults
+OPTIONS: Final[Mapping[str, Any]] = {
+    "starting_lives": DEFAULT_LIVES,
+    "announce_low": False,
+    "king_cut_loses": False,
+}
+
+
+def create_command(
+    seats: tuple[SeatSpec, ...], first_dealer: int, options: Mapping[str, Any]
+) -> commands.CreateMatch:
+    return commands.CreateMatch(
+        Config(
+            seats=seats,
+            starting_lives=int(options["starting_lives"]),
+            first_dealer=first_dealer,
+            options=Options(bool(options["announce_low"]), bool(options["king_cut_loses"])),
+        )
+    )
+
+
+def has_live_human(s: state.MatchState) -> bool:
+    """A human seat still has lives: it may start the next round itself."""
+    return any(spec.kind == "human" and s.lives[i] > 0 for i, spec in enumerate(s.seats))
+
+
+def automatic_turn(s: state.MatchState) -> str | int | None:
+    """Round 1 is dealt as soon as every seat is taken; a later round by itself only once no
+    human seat has lives left to start it (as in Cuccù). A bot answers its own prompts."""
+    step = pending.pending(s)
+    if step is None or step.kind == "claim_seat":
+        return None
+    if step.kind == "next_round":
+        return None if s.rounds_played > 0 and has_live_human(s) else HOST
+    assert step.seat is not None
+    return step.seat if s.seats[step.seat].kind == "bot" else None
+
+
+def host_command(s: state.MatchState, rng: Any) -> commands.StartRound:
+    """The only host step: a round's deal, the 52 cards shuffled afresh (A5)."""
+    return shuffled_round(rng, salt_bytes=SALT_BYTES)
+
+
+def player_command(s: state.MatchState, seat: int, choice: str, rng: Any) -> commands.Command:
+    """``next_round`` is a deal with the host's chance (any seat may ask for it)."""
+    if choice == "next_round":
+        return host_command(s, rng)
+    return commands.Choose(seat=seat, choice=cast(commands.Choice, choice))
+
+
+def bot_level(s: state.MatchState, seat: int) -> str:
+    """The level of the bot at ``seat`` (``random`` if it was created without one)."""
+    return s.seats[seat].bot_level or "random"
+
+
+def bot_command(s: state.MatchState, seat: int, rng: Any) -> commands.Choose:
+    level = bot_level(s, seat)
+    seen = views.view(s, seat, with_log=level in NEEDS_LOG)
+    return commands.Choose(seat=seat, choice=cast(commands.Choice, bot_choose(level, seen, rng)))
+
+
+def slow_bots(s: state.MatchState) -> bool:
+    # Every bot decides in microseconds (the expert reads one round's log); only a long
+    # play-out between bots alone is worth running off the event loop.
+    return not has_live_human(s)
+
+
+def command_meta(command: commands.Command) -> dict[str, Any]:
+    # A round's pack and salt live in its round_started event (hidden until round_ended);
+    # metadata names the command only, so it can never carry a card.
+    if isinstance(command, commands.StartRound):
+        return {"type": "start_round"}
+    return cast(dict[str, Any], msgspec.to_builtins(command))
+
+
+def summary(s: state.MatchState) -> Standing:
+    return Standing(
+        status=s.status,
+        standing=s.lives,
+        winners=() if s.winner is None else (s.winner,),
+        rounds=s.rounds_played,
+        version=s.version,
+        seats=s.seats,
+    )
+
+
+GAME = Game(
+    name="chase",
+    created_event="chase_match_created",
+    command_type=commands.Command,
+    event_type=events.Event,
+    initial=state.initial_state,
+    decide=decide.decide,
+    apply=decide.apply,
+    evolve=evolve.evolve,
+    fold=evolve.fold,
+    pending=pending.pending,
+    view=views.view,
+    redact=views.redact,
+    is_over=state.is_over,
+    encode_event=events.encode_event,
+    decode_events=events.decode_events,
+    event_name=events.event_type,
+    create_command=create_command,
+    options=OPTIONS,
+    automatic_turn=automatic_turn,
+    host_command=host_command,
+    player_command=player_command,
+    choices=CHOICES,
+    claim_command=commands.ClaimSeat,
+    bot_level=bot_level,
+    bot_command=bot_command,
+    slow_bots=slow_bots,
+    command_meta=command_meta,
+    summary=summary,
+    read_event=events.event_from_json,
+    audit=AUDIT,
+    scenario_format=conformance.FORMAT,
+    play_scenario=conformance.play,
+)
