@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import datetime as dt
+import re
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from typing import Annotated, Any, TypeVar
 
@@ -620,14 +621,18 @@ def _finished(task: asyncio.Task[Any]) -> None:
         task.exception()  # retrieved: an abandoned read's failure is not an error to log
 
 
+#: a ``Last-Event-ID`` the stream resumes after: ASCII digits only (``int()`` alone would
+#: also take ``+3``, `` 3``, ``3_0`` and other scripts' digits)
+_VERSION_ID = re.compile(r"[0-9]{1,10}")
+
+
 def resume_after(last_event_id: str | None) -> int | None:
     """The version a ``Last-Event-ID`` resumes after (a version: 0 or more)."""
     if not last_event_id:
         return None
-    try:
-        resume = int(last_event_id)
-    except ValueError:
-        resume = -1
-    if not 0 <= resume <= MAX_VERSION:
-        raise InvalidRequest("Last-Event-ID must be a version (an integer, 0 or more)")
-    return resume
+    if _VERSION_ID.fullmatch(last_event_id) is None or int(last_event_id) > MAX_VERSION:
+        raise InvalidRequest(
+            f"Last-Event-ID must be a version (an integer from 0 to {MAX_VERSION}, "
+            "in ASCII digits only)"
+        )
+    return int(last_event_id)
