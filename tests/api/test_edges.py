@@ -49,3 +49,19 @@ async def test_a_last_event_id_that_is_not_a_version_is_422(client: Client) -> N
         assert r.status_code == 200
         text = "".join([chunk async for chunk in r.aiter_text()])
     assert "id: 4" in text and "event: view" not in text
+
+
+# --- a finished match's seats are taken, in every game -----------------------------------------
+
+
+@pytest.mark.parametrize("body", [BOTS_ONLY, CUCCO21_BOTS], ids=["cuccu", "cucco21"])
+async def test_claiming_a_seat_of_a_finished_match_is_seat_taken(
+    client: Client, body: dict[str, Any]
+) -> None:
+    created = await create(client, body)
+    assert created["status"] == "over"
+    resp = await client.post(f"/matches/{created['match_id']}/seats/0/claim", json={"name": "Ann"})
+    problem = assert_problem(resp, 409, "seat-taken")
+    assert problem["code"] == "seat_taken"
+    resp = await client.post(f"/matches/{created['match_id']}/seats/9/claim", json={"name": "Ann"})
+    assert_problem(resp, 404, "seat-not-found")
