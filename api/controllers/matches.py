@@ -41,7 +41,7 @@ from api.models import (
     creation_options,
     tagged_view,
 )
-from api.problems import responses
+from api.problems import UNAVAILABLE_RETRY_AFTER, responses
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
@@ -514,8 +514,10 @@ class MatchController(Controller):
         description=(
             "First an event `view` with the caller's full view (id = version), then one event "
             "`event` per new stored event as the caller may see it (id = its version), and "
-            "keep-alive comments. Reconnect with `Last-Event-ID` to resume after that version. "
-            "The stream ends once a finished match has been sent completely."
+            "keep-alive comment lines (`: keep-alive`, no data). Reconnect with `Last-Event-ID` "
+            "to resume after that version. The stream ends once a finished match has been sent "
+            "completely; a stream cut by a database outage ends with an event `unavailable` "
+            '(no id; data `{"detail", "retry_after"}`): resume it after `retry_after` seconds.'
         ),
         responses=responses(401, 403, 404, 422, 503),
         security=OPTIONAL_BEARER,
@@ -570,9 +572,9 @@ class MatchController(Controller):
                         if over:
                             return
                         if not await sub.wait(keepalive):
-                            yield ServerSentEventMessage(comment="keep-alive")
+                            yield KEEP_ALIVE
                 except StoreUnavailable:
-                    yield ServerSentEventMessage(comment="database unavailable; reconnect later")
+                    yield unavailable_notice()
 
         return ServerSentEvent(generate(), headers={"Cache-Control": "no-cache"})
 
@@ -596,6 +598,34 @@ class MatchController(Controller):
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="cuccu-{match_id}.ndjson"'},
         )
+
+
+class _CommentLine(ServerSentEventMessage):
+    """A comment line alone: no field, and no blank line after it, so it ends no message.
+
+    Litestar's message writes ``data:`` (empty, by default) and a blank line even for a bare
+    comment; a standard client dispatches a message at every blank line that follows a field,
+    and httpx-sse (0.4) at every blank line once it has seen an ``id``. Either way a
+    keep-alive became an empty ``message``. Comment lines may come anywhere between messages.
+    """
+
+    def encode(self) -> bytes:
+        return f": {self.comment}{self.sep}".encode()
+
+
+#: the stream's keep-alive: ``: keep-alive`` and a line break, nothing more
+KEEP_ALIVE = _CommentLine(comment="keep-alive", data=None)
+
+
+def unavailable_notice() -> ServerSentEventMessage:
+    """The last message of a stream whose database went away: a named event ``unavailable``
+    with a JSON body and no ``id`` (the client's Last-Event-ID stays the last version it got),
+    so a browser's EventSource fires no ``message`` for it and a client may listen for it."""
+    notice = {
+        "detail": "the database is unavailable; reconnect later with Last-Event-ID",
+        "retry_after": UNAVAILABLE_RETRY_AFTER,
+    }
+    return ServerSentEventMessage(data=_encoder.encode(notice).decode(), event="unavailable")
 
 
 _in_flight: set[asyncio.Task[Any]] = set()
