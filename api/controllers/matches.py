@@ -249,7 +249,9 @@ class MatchController(Controller):
             "human seat (shown only here). A match of bots only is played to its end at once. "
             "With `open` seats, the match waits in the lobby (`GET /matches?open_seats=true`) "
             "until every open seat is claimed (`POST /matches/{id}/seats/{seat}/claim`); the "
-            "last claim deals round 1."
+            "last claim deals round 1. With `Idempotency-Key`, a retry with the same key and "
+            "body answers the same match again (201, `Idempotent-Replayed: true`), its seat "
+            "tokens included, and makes no other; the same key with another body is 422."
         ),
         status_code=201,
         responses=responses(400, 413, 415, 422, 503),
@@ -267,17 +269,36 @@ class MatchController(Controller):
             ),
         ],
         state: State,
-    ) -> CreatedMatch:
+        idempotency_key: Annotated[
+            str | None,
+            HeaderParameter(
+                name="Idempotency-Key",
+                required=False,
+                min_length=1,
+                max_length=255,
+                description=(
+                    "Any string, secret and random (a UUID): a retry of the creation with it "
+                    "and the same body makes one match and answers it again, seat tokens "
+                    "included (they are stored encrypted under a key derived from it)"
+                ),
+            ),
+        ] = None,
+    ) -> Response[CreatedMatch]:
         service = service_in(state)
-        created = await service.create(
-            seats=[NewSeat(s.name, s.kind, s.bot_level) for s in data.seats],
-            seed=data.seed,
-            first_dealer=data.first_dealer,
-            game=data.game,
-            options=creation_options(data),
+        seats = [NewSeat(s.name, s.kind, s.bot_level) for s in data.seats]
+        given: dict[str, Any] = {
+            "seed": data.seed,
+            "first_dealer": data.first_dealer,
+            "game": data.game,
+            "options": creation_options(data),
+        }
+        created = await (
+            service.create_once(seats, idempotency_key=idempotency_key, **given)
+            if idempotency_key is not None
+            else service.create(seats, **given)
         )
         now, game = created.state, created.game
-        return CreatedMatch(
+        body = CreatedMatch(
             match_id=created.match_id,
             version=now.version,
             status=now.status,
@@ -288,6 +309,8 @@ class MatchController(Controller):
             view=view_of(game, now, None),
             game=created.game.name,
         )
+        headers = {"Idempotent-Replayed": "true"} if created.replayed else None
+        return Response(body, status_code=201, headers=headers)
 
     @get(
         "/",
