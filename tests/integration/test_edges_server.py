@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from typing import Any
 
 import httpx
@@ -16,6 +17,9 @@ from sqlalchemy.engine import make_url
 from api.problems import UNAVAILABLE_RETRY_AFTER
 from tests.api.helpers import HUMAN_VS_BOTS, bearer
 from tests.integration.server import Server
+
+BOT_SEAT: dict[str, Any] = {"name": "Bo", "kind": "bot", "bot_level": "basic"}
+BOTS: dict[str, Any] = {"seats": [BOT_SEAT, {**BOT_SEAT, "name": "Cy"}], "seed": 1}
 
 
 def sse_messages(base: str, mid: str, *, stop_after: int, seconds: float) -> list[ServerSentEvent]:
@@ -164,3 +168,27 @@ def test_a_last_event_id_that_is_not_a_version_is_422(sqlite_server: Server, val
     )
     assert resp.status_code == 422, resp.text
     assert resp.json()["type"] == "urn:cuccu:problem:validation-error"
+
+
+def test_a_creation_retried_with_its_key_on_the_real_server(server: Server) -> None:
+    key = str(uuid.uuid4())
+    with httpx.Client(base_url=server.base, timeout=30) as c:
+        first = c.post("/matches", json=HUMAN_VS_BOTS, headers={"Idempotency-Key": key})
+        again = c.post("/matches", json=HUMAN_VS_BOTS, headers={"Idempotency-Key": key})
+        other = c.post("/matches", json=BOTS, headers={"Idempotency-Key": key})
+        rows = c.get("/matches").json()["matches"]
+    assert first.status_code == 201 and again.status_code == 201, (first.text, again.text)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert other.status_code == 422
+    assert other.json()["type"] == "urn:cuccu:problem:idempotency-key-reused"
+    assert [r["match_id"] for r in rows] == [first.json()["match_id"]]
+
+
+def test_the_viewer_still_creates_its_cucco21_games_with_a_key(server: Server) -> None:
+    from viewer.games.play21 import start
+
+    game = start(server.base, {"game": "cucco21", "seats": [{"name": "Ann"}, BOT_SEAT]})
+    assert game.view.viewer == 0 and game.match_id
+    mine = httpx.get(f"{server.base}/matches/{game.match_id}", headers=bearer(game.token))
+    assert mine.json()["seat"] == 0
