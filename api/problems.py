@@ -67,6 +67,11 @@ _BY_STATUS = {
 }
 
 
+#: the ``Retry-After`` (seconds) of a 503: the database is usually back within seconds (a
+#: restart, a failover), and clients back off further on their own when it is not
+UNAVAILABLE_RETRY_AFTER = 2
+
+
 class ProblemError(Exception):
     """An HTTP-level refusal raised by the API's own edges (rate limit, request parsing):
     already a status and a problem type. The service raises HTTP-free errors instead."""
@@ -122,8 +127,11 @@ def problem(
         errors=extra.get("errors"),
     )
     headers = {"WWW-Authenticate": 'Bearer realm="cuccu"'} if status == 401 else None
-    if extra.get("retry_after") is not None:
-        headers = {"Retry-After": str(extra["retry_after"])}
+    retry_after = extra.get("retry_after")
+    if retry_after is None and status == 503:
+        retry_after = UNAVAILABLE_RETRY_AFTER  # every 503 says when to come back
+    if retry_after is not None:
+        headers = {"Retry-After": str(retry_after)}
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
@@ -240,6 +248,12 @@ def responses(*statuses: int, limited: bool = True) -> dict[int, ResponseSpec]:
                 "`CUCCU_RATE_LIMIT` (requests per second per seat token, default 100; 0 turns "
                 "it off) and `CUCCU_RATE_BURST` (default 200)."
                 if status == 429
+                else ""
+            )
+            + (
+                f". The `Retry-After` header gives the seconds to wait ({UNAVAILABLE_RETRY_AFTER}"
+                "); retry with backoff, with the same `Idempotency-Key`."
+                if status == 503
                 else ""
             )
             + (

@@ -20,17 +20,20 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from itertools import takewhile
 from typing import Any, Protocol
 
 import msgspec
 
 from api.bots_pool import BotPool
+from api.creation_keys import lookup_hash, open_tokens, seal_tokens
 from api.export import sealed_export
 from api.faults import CRASH_AFTER_FINAL_COMMIT, crash_point
 from api.signing import SignFinal
 from api.store import (
     CLAIM_FINGERPRINT_PREFIX,
     ConcurrencyError,
+    CreationRecord,
     IdempotencyRecord,
     MatchRecord,
     MatchSummary,
@@ -84,6 +87,10 @@ class MatchStore(Protocol):
     async def get_idempotency(
         self, match_id: str, seat: int, key: str
     ) -> IdempotencyRecord | None: ...
+
+    async def get_creation(self, key_hash: str) -> CreationRecord | None: ...
+
+    async def reserve_creation(self, record: CreationRecord) -> None: ...
 
     async def commit(
         self,
@@ -178,6 +185,25 @@ def command_fingerprint(choice: str, expected_version: int | None) -> str:
     return hashlib.sha256(msgspec.json.encode([choice, expected_version])).hexdigest()
 
 
+def creation_fingerprint(
+    game: str,
+    seats: Sequence[SeatSpec],
+    seed: int | None,
+    first_dealer: int | None,
+    options: Mapping[str, Any],
+) -> str:
+    """The fingerprint of a creation's request, as the service reads it (names trimmed, bot
+    levels and options with their defaults): a body that only spells a default differently is
+    the same request."""
+    request = [game, [msgspec.to_builtins(s) for s in seats], seed, first_dealer, dict(options)]
+    return hashlib.sha256(msgspec.json.encode(request, order="sorted")).hexdigest()
+
+
+def new_tokens(specs: Sequence[SeatSpec]) -> dict[int, str]:
+    """A fresh secret token (256 random bits) for each human seat."""
+    return {i: secrets.token_urlsafe(32) for i, spec in enumerate(specs) if spec.kind == "human"}
+
+
 def claim_fingerprint(name: str) -> str:
     """The fingerprint of a claim's request (its name), marked as a claim's for the store."""
     digest = hashlib.sha256(name.encode("utf-8")).hexdigest()
@@ -239,6 +265,8 @@ class Created:
     state: Any
     events: list[tuple[int, Any]]
     game: Game
+    #: a retry with the same Idempotency-Key, answered from the match the first one made
+    replayed: bool = False
 
 
 @dataclass(frozen=True)
@@ -427,9 +455,14 @@ class MatchService:
         *,
         game: str = DEFAULT_GAME,
         options: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
     ) -> Created:
         """A new match of ``game`` with its ``options`` (``starting_lives`` is Cuccù's option,
-        as callers from before other games pass it)."""
+        as callers from before other games pass it).
+
+        With ``idempotency_key`` see :meth:`create_once`, which retries this on the
+        ConcurrencyError of a twin request.
+        """
         try:
             hosted = by_name(game)
         except KeyError:
@@ -440,17 +473,23 @@ class MatchService:
         chosen = game_options(hosted, given)
         specs = [s if isinstance(s, SeatSpec) else seat_specs([s])[0] for s in seats]
         match_id = str(uuid.uuid4())
+        fingerprint = creation_fingerprint(hosted.name, specs, seed, first_dealer, chosen)
         if first_dealer is None:
             first_dealer = rng_for(seed, 0, "first_dealer").randrange(max(len(specs), 1))
         command = hosted.create_command(tuple(specs), first_dealer, chosen)
         # DomainError: an invalid match, in the game's own words
         state, events = hosted.apply(hosted.initial(), command)
+        tokens: dict[int, str] | None = None
+        if idempotency_key is not None:  # a valid request: answered again, or made once
+            reserved = await self._reserve_creation(idempotency_key, fingerprint, match_id, specs)
+            if isinstance(reserved, Created):
+                return reserved
+            match_id, tokens = reserved
         first = Step(command, "creator", events, hosted.name)
         state, more = await self.bots.advance(state, seed, hosted)
         steps = [first, *more]
-        tokens = {
-            i: secrets.token_urlsafe(32) for i, spec in enumerate(specs) if spec.kind == "human"
-        }
+        if tokens is None:
+            tokens = new_tokens(specs)
         hashes = {i: hash_token(t) for i, t in tokens.items()}
         all_events = [e for s in steps for e in s.events]
         stored = await self.store.commit(
@@ -478,6 +517,62 @@ class MatchService:
             self._issued[token_hash] = (match_id, seat)
         crash_point(CRASH_AFTER_FINAL_COMMIT, armed=hosted.is_over(state))
         return Created(match_id, tokens, state, list(enumerate(all_events, start=1)), hosted)
+
+    async def create_once(
+        self, seats: list[NewSeat], *, idempotency_key: str, **kw: Any
+    ) -> Created:
+        """:meth:`create` under an Idempotency-Key: a retry with the key and the same request
+        answers the match the first one made (its tokens included) and makes no other, also
+        after a crash between the creation and its answer; another request is refused.
+
+        The key is reserved (with the match id and the sealed tokens) before the match is
+        written. A twin request that reserved it, or wrote the match, first makes this
+        attempt's write a ConcurrencyError: the next attempt answers from what the twin stored.
+        """
+        for _attempt in range(MAX_ATTEMPTS):
+            try:
+                return await self.create(seats, idempotency_key=idempotency_key, **kw)
+            except ConcurrencyError:
+                continue
+        raise TooMuchContention()
+
+    async def _reserve_creation(
+        self, key: str, fingerprint: str, match_id: str, specs: Sequence[SeatSpec]
+    ) -> Created | tuple[str, dict[int, str]]:
+        """The match id and tokens a keyed creation makes its match with (reserved now, or by
+        an earlier attempt that never wrote its match), or the answer of the match it made."""
+        key_hash = lookup_hash(key)
+        found = await self.store.get_creation(key_hash)
+        if found is None:
+            tokens = new_tokens(specs)
+            sealed = seal_tokens(key, match_id, fingerprint, tokens)
+            # ConcurrencyError: a twin reserved the key first
+            await self.store.reserve_creation(
+                CreationRecord(key_hash, fingerprint, match_id, sealed)
+            )
+            return match_id, tokens
+        if found.fingerprint != fingerprint:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was already used to create a match with a different "
+                "request body"
+            )
+        tokens = open_tokens(key, found.match_id, fingerprint, found.sealed_tokens)
+        record = await self.store.get_match(found.match_id)
+        if record is None:
+            return found.match_id, tokens  # reserved, never written: make it now
+        game = by_name(record.game)
+        # the creation's events: those before the first a seat caused (a command or a claim;
+        # the creation's own are the creator's, the bots' and the service's)
+        made = list(
+            takewhile(
+                lambda s: not str((s.meta or {}).get("actor", "")).startswith("seat:"),
+                await self.store.load(record.id),
+            )
+        )
+        events = [s.event_of(game) for s in made]
+        state = game.fold(events, game.initial())
+        numbered = list(enumerate(events, start=1))
+        return Created(record.id, tokens, state, numbered, game, replayed=True)
 
     async def _replay(
         self, match_id: str, seat: int, key: str | None, fingerprint: str, reused: str

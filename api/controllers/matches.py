@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import datetime as dt
+import re
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from typing import Annotated, Any, TypeVar
 
@@ -40,7 +41,7 @@ from api.models import (
     creation_options,
     tagged_view,
 )
-from api.problems import responses
+from api.problems import UNAVAILABLE_RETRY_AFTER, responses
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
@@ -248,7 +249,9 @@ class MatchController(Controller):
             "human seat (shown only here). A match of bots only is played to its end at once. "
             "With `open` seats, the match waits in the lobby (`GET /matches?open_seats=true`) "
             "until every open seat is claimed (`POST /matches/{id}/seats/{seat}/claim`); the "
-            "last claim deals round 1."
+            "last claim deals round 1. With `Idempotency-Key`, a retry with the same key and "
+            "body answers the same match again (201, `Idempotent-Replayed: true`), its seat "
+            "tokens included, and makes no other; the same key with another body is 422."
         ),
         status_code=201,
         responses=responses(400, 413, 415, 422, 503),
@@ -266,17 +269,36 @@ class MatchController(Controller):
             ),
         ],
         state: State,
-    ) -> CreatedMatch:
+        idempotency_key: Annotated[
+            str | None,
+            HeaderParameter(
+                name="Idempotency-Key",
+                required=False,
+                min_length=1,
+                max_length=255,
+                description=(
+                    "Any string, secret and random (a UUID): a retry of the creation with it "
+                    "and the same body makes one match and answers it again, seat tokens "
+                    "included (they are stored encrypted under a key derived from it)"
+                ),
+            ),
+        ] = None,
+    ) -> Response[CreatedMatch]:
         service = service_in(state)
-        created = await service.create(
-            seats=[NewSeat(s.name, s.kind, s.bot_level) for s in data.seats],
-            seed=data.seed,
-            first_dealer=data.first_dealer,
-            game=data.game,
-            options=creation_options(data),
+        seats = [NewSeat(s.name, s.kind, s.bot_level) for s in data.seats]
+        given: dict[str, Any] = {
+            "seed": data.seed,
+            "first_dealer": data.first_dealer,
+            "game": data.game,
+            "options": creation_options(data),
+        }
+        created = await (
+            service.create_once(seats, idempotency_key=idempotency_key, **given)
+            if idempotency_key is not None
+            else service.create(seats, **given)
         )
         now, game = created.state, created.game
-        return CreatedMatch(
+        body = CreatedMatch(
             match_id=created.match_id,
             version=now.version,
             status=now.status,
@@ -287,6 +309,8 @@ class MatchController(Controller):
             view=view_of(game, now, None),
             game=created.game.name,
         )
+        headers = {"Idempotent-Replayed": "true"} if created.replayed else None
+        return Response(body, status_code=201, headers=headers)
 
     @get(
         "/",
@@ -513,8 +537,10 @@ class MatchController(Controller):
         description=(
             "First an event `view` with the caller's full view (id = version), then one event "
             "`event` per new stored event as the caller may see it (id = its version), and "
-            "keep-alive comments. Reconnect with `Last-Event-ID` to resume after that version. "
-            "The stream ends once a finished match has been sent completely."
+            "keep-alive comment lines (`: keep-alive`, no data). Reconnect with `Last-Event-ID` "
+            "to resume after that version. The stream ends once a finished match has been sent "
+            "completely; a stream cut by a database outage ends with an event `unavailable` "
+            '(no id; data `{"detail", "retry_after"}`): resume it after `retry_after` seconds.'
         ),
         responses=responses(401, 403, 404, 422, 503),
         security=OPTIONAL_BEARER,
@@ -569,9 +595,9 @@ class MatchController(Controller):
                         if over:
                             return
                         if not await sub.wait(keepalive):
-                            yield ServerSentEventMessage(comment="keep-alive")
+                            yield KEEP_ALIVE
                 except StoreUnavailable:
-                    yield ServerSentEventMessage(comment="database unavailable; reconnect later")
+                    yield unavailable_notice()
 
         return ServerSentEvent(generate(), headers={"Cache-Control": "no-cache"})
 
@@ -597,6 +623,34 @@ class MatchController(Controller):
         )
 
 
+class _CommentLine(ServerSentEventMessage):
+    """A comment line alone: no field, and no blank line after it, so it ends no message.
+
+    Litestar's message writes ``data:`` (empty, by default) and a blank line even for a bare
+    comment; a standard client dispatches a message at every blank line that follows a field,
+    and httpx-sse (0.4) at every blank line once it has seen an ``id``. Either way a
+    keep-alive became an empty ``message``. Comment lines may come anywhere between messages.
+    """
+
+    def encode(self) -> bytes:
+        return f": {self.comment}{self.sep}".encode()
+
+
+#: the stream's keep-alive: ``: keep-alive`` and a line break, nothing more
+KEEP_ALIVE = _CommentLine(comment="keep-alive", data=None)
+
+
+def unavailable_notice() -> ServerSentEventMessage:
+    """The last message of a stream whose database went away: a named event ``unavailable``
+    with a JSON body and no ``id`` (the client's Last-Event-ID stays the last version it got),
+    so a browser's EventSource fires no ``message`` for it and a client may listen for it."""
+    notice = {
+        "detail": "the database is unavailable; reconnect later with Last-Event-ID",
+        "retry_after": UNAVAILABLE_RETRY_AFTER,
+    }
+    return ServerSentEventMessage(data=_encoder.encode(notice).decode(), event="unavailable")
+
+
 _in_flight: set[asyncio.Task[Any]] = set()
 
 
@@ -620,14 +674,18 @@ def _finished(task: asyncio.Task[Any]) -> None:
         task.exception()  # retrieved: an abandoned read's failure is not an error to log
 
 
+#: a ``Last-Event-ID`` the stream resumes after: ASCII digits only (``int()`` alone would
+#: also take ``+3``, `` 3``, ``3_0`` and other scripts' digits)
+_VERSION_ID = re.compile(r"[0-9]{1,10}")
+
+
 def resume_after(last_event_id: str | None) -> int | None:
     """The version a ``Last-Event-ID`` resumes after (a version: 0 or more)."""
     if not last_event_id:
         return None
-    try:
-        resume = int(last_event_id)
-    except ValueError:
-        resume = -1
-    if not 0 <= resume <= MAX_VERSION:
-        raise InvalidRequest("Last-Event-ID must be a version (an integer, 0 or more)")
-    return resume
+    if _VERSION_ID.fullmatch(last_event_id) is None or int(last_event_id) > MAX_VERSION:
+        raise InvalidRequest(
+            f"Last-Event-ID must be a version (an integer from 0 to {MAX_VERSION}, "
+            "in ASCII digits only)"
+        )
+    return int(last_event_id)

@@ -279,6 +279,17 @@ class IdempotencyRecord:
     last_version: int
 
 
+@dataclass(frozen=True)
+class CreationRecord:
+    """A ``POST /matches`` sent with an Idempotency-Key: the match it makes (reserved before
+    the match is written) and its seat tokens, sealed (api/creation_keys.py)."""
+
+    key_hash: str
+    fingerprint: str
+    match_id: str
+    sealed_tokens: str
+
+
 def _aware(stamp: dt.datetime) -> dt.datetime:
     """SQLite hands back naive datetimes; every stored stamp is UTC."""
     return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=dt.UTC)
@@ -580,6 +591,35 @@ class EventStore:
             first_version=row.first_version,
             last_version=row.last_version,
         )
+
+    async def get_creation(self, key_hash: str) -> CreationRecord | None:
+        """The creation reserved under this Idempotency-Key's hash, if any."""
+        ck = t.creation_keys
+        row = await self._first(sa.select(ck).where(ck.c.key_hash == key_hash))
+        if row is None:
+            return None
+        return CreationRecord(row.key_hash, row.fingerprint, row.match_id, row.sealed_tokens)
+
+    async def reserve_creation(self, record: CreationRecord) -> None:
+        """Write a creation's reservation, in its own transaction, before its match.
+
+        :class:`ConcurrencyError` when a twin request reserved the key first.
+        """
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    sa.insert(t.creation_keys).values(
+                        key_hash=record.key_hash,
+                        fingerprint=record.fingerprint,
+                        match_id=record.match_id,
+                        sealed_tokens=record.sealed_tokens,
+                        created_at=now(),
+                    )
+                )
+        except IntegrityError as exc:
+            raise ConcurrencyError(str(exc.orig)) from exc
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
 
     # --- the write ---------------------------------------------------------------------
 

@@ -123,3 +123,18 @@ idempotency_keys = sa.Table(
     sa.Column("last_version", sa.Integer, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+#: the creations sent with an Idempotency-Key (revision 0005): the match each made, so that a
+#: retry answers it again instead of making another, and its seat tokens encrypted under a key
+#: derived from the Idempotency-Key, which is stored only as a keyed hash (api/creation_keys.py).
+#: A row is written before its match (no foreign key): a crash between the two leaves a row
+#: whose retry makes the match under the id and tokens it reserved.
+creation_keys = sa.Table(
+    "creation_keys",
+    metadata,
+    sa.Column("key_hash", sa.String(64), primary_key=True),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    sa.Column("match_id", sa.String(36), nullable=False),
+    sa.Column("sealed_tokens", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)

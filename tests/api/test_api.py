@@ -352,6 +352,10 @@ async def test_database_unavailable_is_503() -> None:
     dead = "postgresql+psycopg://postgres@127.0.0.1:1/none"
     async with AsyncTestClient(app=create_app(Settings(database_url=dead))) as c:
         assert (await c.get("/health")).status_code == 200
-        assert_problem(await c.get("/ready"), 503, "database-unavailable")
-        assert_problem(await c.post("/matches", json=TWO_HUMANS), 503, "database-unavailable")
-        assert_problem(await c.get("/matches"), 503, "database-unavailable")
+        for resp in (
+            await c.get("/ready"),
+            await c.post("/matches", json=TWO_HUMANS),
+            await c.get("/matches"),
+        ):
+            assert_problem(resp, 503, "database-unavailable")
+            assert resp.headers["Retry-After"] == "2"  # every 503 says when to come back

@@ -163,6 +163,7 @@ def problem_503(resp: httpx.Response) -> None:
     assert resp.status_code == 503, resp.text
     assert resp.headers["content-type"].startswith(PROBLEM)
     assert resp.json()["type"] == "urn:cuccu:problem:database-unavailable"
+    assert int(resp.headers["Retry-After"]) > 0
 
 
 def test_database_stopped_under_load_then_started(servers: list[Server]) -> None:
