@@ -5,8 +5,8 @@ the rules (``domain``), so a bot or an app may copy this one file. It covers eve
 of the API (see ``docs/API.md``):
 
 - :class:`Client` (sync) and :class:`AsyncClient` (async) with the same methods;
-- every command and claim carries an ``Idempotency-Key`` generated for it and reused on its
-  retries;
+- every creation, command and claim carries an ``Idempotency-Key`` generated for it and
+  reused on its retries (a retried creation answers the same match and tokens);
 - 429 and 503 answers are retried with exponential backoff and jitter, waiting at least what
   ``Retry-After`` asks; so are connection failures, where a retry cannot do harm;
 - :meth:`Client.stream` follows a match over Server-Sent Events and reconnects by itself,
@@ -463,7 +463,7 @@ class _Call:
     params: Mapping[str, Any] | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     #: a failed connection may be retried only when repeating the request can do no harm:
-    #: reads, commands and claims (their Idempotency-Key makes a repeat apply once)
+    #: reads, creations, commands and claims (their Idempotency-Key makes a repeat apply once)
     repeatable: bool = True
 
 
@@ -590,7 +590,10 @@ class _Base:
             body["seed"] = seed
         if first_dealer is not None:
             body["first_dealer"] = first_dealer
-        return _Call("POST", "/matches", json=body, repeatable=False)
+        # the key makes a repeat safe: the server answers the match it made the first time
+        # (same tokens) instead of making a second one
+        headers = {"Idempotency-Key": str(uuid.uuid4())}
+        return _Call("POST", "/matches", json=body, headers=headers)
 
     @staticmethod
     def _list(

@@ -160,3 +160,27 @@ def test_killing_a_replica_under_load_loses_nothing_acknowledged(
         check_log(p, tmp_path)
     docker("start", victim)
     wait_for_replicas(scaled, REPLICAS)
+
+
+def test_with_no_replica_up_the_balancer_answers_a_problem_with_retry_after(
+    scaled: Stack,
+) -> None:
+    """HAProxy's own 503 is a problem document with ``Retry-After``, like the API's 503s."""
+    replicas = scaled.container_ids("api")
+    for replica in replicas:
+        docker("stop", replica)
+    try:
+        deadline = time.monotonic() + 30
+        response = httpx.get(f"{base(scaled)}/matches", timeout=5)
+        while response.status_code != 503 and time.monotonic() < deadline:
+            time.sleep(0.5)
+            response = httpx.get(f"{base(scaled)}/matches", timeout=5)
+        assert response.status_code == 503, response.text
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert response.headers["retry-after"] == "2"
+        problem = response.json()
+        assert (problem["type"], problem["status"]) == ("urn:cuccu:problem:no-replica", 503)
+    finally:
+        for replica in replicas:
+            docker("start", replica)
+        wait_for_replicas(scaled, REPLICAS)
