@@ -84,7 +84,7 @@ SAMPLES: dict[str, int] = {"turn": 100, "asked": 100, "ceremony": 48}
 
 # How often the model expects another seat to act against the ``basic`` heuristic. Above zero so
 # that a surprising choice (a human, another expert) down-weights a world instead of ruling it out.
-SURPRISE = 0.1
+SURPRISE = 0.02
 
 KEEP_FROM = 8  # the ``basic`` model keeps a card of this value or more (bots/basic.py)
 MY_TRADE_BELOW = 10  # this seat's own later turn in a rollout: trade below this value
@@ -136,6 +136,10 @@ def _only(values: frozenset[int]) -> Callable[[int], float]:
 
 def _unlikely(values: frozenset[int]) -> Callable[[int], float]:
     return lambda v: SURPRISE if v in values else 1.0
+
+
+def _not_clown(v: int) -> float:
+    return 0.0 if v == CLOWN else 1.0
 
 
 _REFUSERS = frozenset((LOVERS, CAT))
@@ -202,8 +206,11 @@ def account(view: GameView) -> Accounting:
                 slots[holding[t]].card = e.asker_gets
             if e.target_gets is not None:
                 slots[holding[a]].card = e.target_gets
-            if powers and me not in (a, t):  # the target took no power's way out
-                slots[holding[t]].times(_unlikely(_ANSWERERS))
+            if powers and me not in (a, t):
+                slots[holding[t]].times(_unlikely(_ANSWERERS))  # it took no power's way out
+                # Nobody was made out: neither received a Clown (a MadeOut names it otherwise).
+                slots[holding[t]].times(_not_clown)
+                slots[holding[a]].times(_not_clown)
             holding[a], holding[t] = holding[t], holding[a]
         elif kind is DeckDiscarded:
             assert isinstance(e, DeckDiscarded)
@@ -297,47 +304,65 @@ def unseen_cards(view: GameView, acc: Accounting) -> list[str]:
     return [c for c in CARDS if c not in seen]
 
 
+DECK_TOP = 12  # deck cards drawn at random per world; a round almost never draws more
+
+
+class Sampler:
+    """Draws worlds for one decision: the unseen cards by value, the unknown slots, most
+    constrained first (fewer dead ends)."""
+
+    def __init__(self, acc: Accounting, unseen: Sequence[str]) -> None:
+        self.by_value: list[list[str]] = [[] for _ in range(22)]
+        for card in unseen:
+            self.by_value[value(card)].append(card)
+        self.known: dict[int, str] = {}
+        unknown: list[tuple[int, list[float]]] = []
+        for seat, slot in acc.holding.items():
+            held = acc.slots[slot].card
+            if held is None:
+                unknown.append((seat, acc.slots[slot].weights))
+            else:
+                self.known[seat] = held
+        unknown.sort(key=lambda item: sum(1 for w in item[1][1:] if w > 0.0))
+        self.unknown = unknown
+
+    def world(self, rng: random.Random) -> World:
+        """A world agreeing with what the seat knows, importance-weighted (docstring, 3)."""
+        by_value = [list(copies) for copies in self.by_value]
+        hands = dict(self.known)
+        weight = 1.0
+        for seat, w in self.unknown:
+            mass = [len(by_value[v]) * w[v] for v in range(22)]
+            total = sum(mass)
+            if total <= 0.0:
+                return World({}, (), 0.0)
+            weight *= total
+            pick = rng.random() * total
+            v = 1
+            while v < 21 and pick >= mass[v]:
+                pick -= mass[v]
+                v += 1
+            while not by_value[v]:  # rounding at the top end
+                v -= 1
+            copies = by_value[v]
+            hands[seat] = copies.pop(rng.randrange(len(copies)))
+        rest = [c for copies in by_value for c in copies]
+        # Only the top of the deck can be drawn this round: draw it at random, leave the rest.
+        top = rng.sample(rest, min(DECK_TOP, len(rest)))
+        chosen = set(top)
+        deck = (*top, *(c for c in rest if c not in chosen))
+        return World(hands, deck, weight)
+
+
 def sample_world(acc: Accounting, unseen: Sequence[str], rng: random.Random) -> World:
-    """A world agreeing with what the seat knows, importance-weighted (module docstring, 3)."""
-    by_value: list[list[str]] = [[] for _ in range(22)]
-    for card in unseen:
-        by_value[value(card)].append(card)
-    hands: dict[int, str] = {}
-    unknown: list[tuple[int, Slot]] = []
-    for seat, slot in acc.holding.items():
-        known = acc.slots[slot].card
-        if known is None:
-            unknown.append((seat, acc.slots[slot]))
-        else:
-            hands[seat] = known
-    # The most constrained slots first: fewer dead ends.
-    unknown.sort(key=lambda item: sum(1 for w in item[1].weights[1:] if w > 0.0))
-    weight = 1.0
-    for seat, entry in unknown:
-        w = entry.weights
-        mass = [len(by_value[v]) * w[v] for v in range(22)]
-        total = sum(mass)
-        if total <= 0.0:
-            return World({}, (), 0.0)
-        weight *= total
-        pick = rng.random() * total
-        v = 1
-        while v < 21 and pick >= mass[v]:
-            pick -= mass[v]
-            v += 1
-        while not by_value[v]:  # rounding at the top end
-            v -= 1
-        copies = by_value[v]
-        hands[seat] = copies.pop(rng.randrange(len(copies)))
-    deck = [c for copies in by_value for c in copies]
-    rng.shuffle(deck)
-    return World(hands, tuple(deck), weight)
+    """One world agreeing with ``acc`` (see ``Sampler``)."""
+    return Sampler(acc, unseen).world(rng)
 
 
 def worlds(view: GameView, acc: Accounting, rng: random.Random) -> Iterator[World]:
-    unseen = unseen_cards(view, acc)
+    sampler = Sampler(acc, unseen_cards(view, acc))
     while True:
-        yield sample_world(acc, unseen, rng)
+        yield sampler.world(rng)
 
 
 # --- 4: rollouts -----------------------------------------------------------------------------
@@ -430,14 +455,14 @@ def _rollout_choice(state: GameState, seat: int, me: int, kind: str, choices: Se
     return "claim"
 
 
-def play_out(state: GameState, me: int, rng: random.Random) -> GameState:
-    """Finish the round; the state after it."""
+def play_out(state: GameState, me: int, seed: int) -> GameState:
+    """Finish the round; the state after it. ``seed`` orders a reshuffle, if one is needed."""
     while state.status == "in_round":
         step = pending(state)
         assert step is not None
         command: Choose | Shuffle
         if step.kind == "shuffle":
-            command = shuffled(state.discard, rng)
+            command = shuffled(state.discard, random.Random(seed))
         else:
             assert step.seat is not None
             choice = _rollout_choice(state, step.seat, me, step.kind, step.choices)
@@ -478,14 +503,24 @@ class Estimate:
     samples: int
 
 
+MIN_SAMPLES = 40  # worlds before the search may stop early
+CHECK_EVERY = 20
+CLEAR_LEAD = 2.5  # stop once the best answer leads the next by this many standard errors
+
+
 def search(
     view: GameView,
     rng: random.Random,
     samples: int | None = None,
     world_source: Iterator[World] | None = None,
+    stop_early: bool = True,
 ) -> Estimate:
     """Every answer open to the seat, played out over the same weighted worlds.
 
+    At most ``samples`` worlds (``SAMPLES`` by prompt); from ``MIN_SAMPLES`` on, the search
+    stops as soon as one answer leads the others clearly (``CLEAR_LEAD`` standard errors of the
+    paired differences): easy decisions cost little, close ones get every world. With
+    ``stop_early`` False (the coach's figures) every world is played.
     ``world_source`` lets a benchmark hand in worlds that know more than a seat may
     (bench/cucco21_ceiling.py); the product never passes it.
     """
@@ -495,32 +530,62 @@ def search(
     acc = account(view)
     source = world_source if world_source is not None else worlds(view, acc, rng)
     choices = step.choices
-    totals = [0.0] * len(choices)
-    outs = [0.0] * len(choices)
+    k = len(choices)
+    totals = [0.0] * k
+    outs = [0.0] * k
+    rows: list[tuple[float, list[float]]] = []
     mass = 0.0
     count = samples if samples is not None else SAMPLES.get(step.kind, 60)
-    used = 0
-    for _ in range(count):
+    for drawn in range(1, count + 1):
         world = next(source)
-        if world.weight <= 0.0:
-            continue
-        used += 1
-        state = rebuild(view, acc, world)
-        seed = rng.getrandbits(32)  # the same reshuffles for every answer
-        mass += world.weight
-        for i, choice in enumerate(choices):
-            after, _ = apply(state, Choose(me, cast(Choice, choice)))
-            final = play_out(after, me, random.Random(seed))
-            totals[i] += world.weight * value_after(final, me)
-            outs[i] += world.weight * was_out(final, me)
+        if world.weight > 0.0:
+            state = rebuild(view, acc, world)
+            seed = rng.getrandbits(32)  # the same reshuffles for every answer
+            mass += world.weight
+            row = []
+            for i, choice in enumerate(choices):
+                after, _ = apply(state, Choose(me, cast(Choice, choice)))
+                final = play_out(after, me, seed)
+                v = value_after(final, me)
+                row.append(v)
+                totals[i] += world.weight * v
+                outs[i] += world.weight * was_out(final, me)
+            rows.append((world.weight, row))
+        if (
+            stop_early
+            and drawn >= MIN_SAMPLES
+            and drawn % CHECK_EVERY == 0
+            and _clear(rows, totals)
+        ):
+            break
     if mass <= 0.0:
-        return Estimate(choices, (0.0,) * len(choices), (0.0,) * len(choices), 0)
+        return Estimate(choices, (0.0,) * k, (0.0,) * k, 0)
     return Estimate(
-        choices,
-        tuple(t / mass for t in totals),
-        tuple(o / mass for o in outs),
-        used,
+        choices, tuple(t / mass for t in totals), tuple(o / mass for o in outs), len(rows)
     )
+
+
+def _clear(rows: Sequence[tuple[float, Sequence[float]]], totals: Sequence[float]) -> bool:
+    """Does the best answer lead every other by ``CLEAR_LEAD`` standard errors?"""
+    if len(rows) < 2:
+        return False
+    best = max(range(len(totals)), key=lambda i: totals[i])
+    mass = sum(w for w, _ in rows)
+    squares = sum(w * w for w, _ in rows)
+    effective = mass * mass / squares if squares > 0.0 else 0.0
+    if effective < 2.0:
+        return False
+    for other in range(len(totals)):
+        if other == best:
+            continue
+        diffs = [(w, r[best] - r[other]) for w, r in rows]
+        mean = sum(w * d for w, d in diffs) / mass
+        var = sum(w * (d - mean) ** 2 for w, d in diffs) / mass
+        if var == 0.0 and mean == 0.0:
+            continue  # the same outcome in every world so far
+        if mean <= CLEAR_LEAD * (var / effective) ** 0.5:
+            return False
+    return True
 
 
 def expert_choice(view: GameView, rng: random.Random) -> str:
