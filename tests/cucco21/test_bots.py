@@ -133,6 +133,19 @@ def test_expert_accepts_a_lovers_request_when_the_askers_card_is_better() -> Non
     assert expert_choice(seen, random.Random(4)) == "accept"
 
 
+def test_the_coach_uses_the_expert_search_on_the_seat_view() -> None:
+    from viewer.coach import advise
+
+    seen = _asked_with_a_lovers()
+    advice = advise(seen, samples=40)
+    assert advice is not None and set(advice.risks) == {"refuse", "accept"}
+    assert advice.risks["accept"] < advice.risks["refuse"]
+    assert advise(seen, samples=40) == advice  # the view and the seed, nothing else
+    state = _round(["15#1", "6#1", "17#1", "20#1"], [])
+    assert advise(view(state, None)) is None  # a spectator has nothing to decide
+    assert advise(view(state, 2)) is None  # not its turn
+
+
 def test_expert_refuses_with_a_cat_that_strikes_the_asker() -> None:
     """Seat 2 holds a Cat and seat 1, whose own card it is, asks: refusing makes seat 1 out."""
     state = _round(["4#1", "18#1", "9#1", "13#1"], [])
