@@ -222,6 +222,28 @@ def test_the_tournament_reports_win_rates_chips_and_times() -> None:
     }
 
 
+def test_expert_v1_plays_in_tournaments_only() -> None:
+    """Today's expert is kept for measurement: a tournament seats it, a game's config (and so
+    the API, whose bot levels are the config's) does not; the new expert keeps the name."""
+    from domain.games.cucco21.config import BOT_LEVELS, Config, config_errors
+    from domain.seats import SeatSpec
+
+    assert "expert" in BOT_LEVELS and "expert_v1" not in BOT_LEVELS
+    assert POLICIES["expert"] is expert_choice and POLICIES["expert_v1"] is expert_v1_choice
+    seats = (SeatSpec("a", "bot", "expert_v1"), SeatSpec("b", "bot", "basic"))
+    assert config_errors(Config(seats))
+    result = run_cucco21_tournament(["expert_v1", "basic"], 4, 1, 1, False, max_sets=1)
+    assert result.policies["expert_v1"].seat_games == 4
+    # A table with a person and an expert still plays in the bot workers (api/bots_pool.py).
+    from domain.games.cucco21.commands import CreateGame
+    from domain.games.cucco21.state import initial_state
+
+    for level, slow in (("expert", True), ("basic", False)):
+        table = Config((SeatSpec("Ann", "human"), SeatSpec("Bot", "bot", level)))
+        created, _ = apply(initial_state(), CreateGame(table))
+        assert GAME.slow_bots(created) is slow
+
+
 def test_the_cli_runs_a_cucco21_tournament() -> None:
     from api.cli import main
 
