@@ -10,10 +10,12 @@ How a decision is made (keep / trade, refuse / send on / accept, claim / decline
 2. **What other seats' public decisions reveal** (the ``basic`` model, as Cuccù's expert does):
    each slot gets a weight per value. A keep says the card was 8 or more (a Clown and, off the
    dealer's seat, a Ceremony are passed on); a trade says the opposite; a request answered by a
-   plain trade says the target held no power. These are soft (``SURPRISE``: a human or another
-   expert may play otherwise). The rules' own facts are hard: a refusal means a Lovers or a Cat,
-   a send-on a House or a Horse, a kept deck draw is no drawn-and-discarded power, a Ceremony
-   prompt (claim or decline) says who gave the Ceremony and that its giver got 5 or more.
+   plain trade says the target held no power. These are soft (``SURPRISE``, 0.02 for a seat the
+   table shows as a ``basic`` bot, ``SURPRISE_OTHER``, 0.1, for a person or another expert).
+   The rules' own facts are hard: a refusal means a Lovers or a Cat, a send-on a House or a
+   Horse, a kept deck draw is no drawn-and-discarded power, a Ceremony prompt (claim or
+   decline) says who gave the Ceremony and that its giver got 5 or more; a public trade with
+   nobody out says neither party received a Clown.
 3. **Sampling worlds** (``sample_world``). The unseen cards (42 minus the discard pile and the
    cards it knows are held) are dealt to the unknown slots one by one, each value drawn in
    proportion to copies left times the slot's weight, and the sample is importance-weighted by
@@ -89,8 +91,11 @@ from domain.seats import SeatSpec
 SAMPLES: dict[str, int] = {"turn": 80, "asked": 80, "ceremony": 40}
 
 # How often the model expects another seat to act against the ``basic`` heuristic. Above zero so
-# that a surprising choice (a human, another expert) down-weights a world instead of ruling it out.
+# that a surprising choice down-weights a world instead of ruling it out. A seat the table shows
+# as a ``basic`` bot (public: ``SeatInfo.bot_level``) rarely surprises; any other seat (a person,
+# another expert) more often.
 SURPRISE = 0.02
+SURPRISE_OTHER = 0.1
 
 KEEP_FROM = 8  # the ``basic`` model keeps a card of this value or more (bots/basic.py)
 MY_TRADE_BELOW = 10  # this seat's own later turn in a rollout: trade below this value
@@ -138,8 +143,14 @@ def _only(values: frozenset[int]) -> Callable[[int], float]:
     return lambda v: 1.0 if v in values else 0.0
 
 
-def _unlikely(values: frozenset[int]) -> Callable[[int], float]:
-    return lambda v: SURPRISE if v in values else 1.0
+def _unlikely(values: frozenset[int], surprise: float) -> Callable[[int], float]:
+    return lambda v: surprise if v in values else 1.0
+
+
+def surprise_of(view: GameView, seat: int) -> float:
+    """How often ``seat`` is expected to play against the ``basic`` model."""
+    info = view.seats[seat]
+    return SURPRISE if info.kind == "bot" and info.bot_level == "basic" else SURPRISE_OTHER
 
 
 def _not_clown(v: int) -> float:
@@ -176,9 +187,9 @@ def account(view: GameView) -> Accounting:
         decided.add(seat)
         if seat == me or seat not in holding:
             return
-        dealer = seat == view.dealer
+        dealer, surprise = seat == view.dealer, surprise_of(view, seat)
         slots[holding[seat]].times(
-            lambda v: 1.0 - SURPRISE if basic_trades(v, powers, dealer) == traded else SURPRISE
+            lambda v: 1.0 - surprise if basic_trades(v, powers, dealer) == traded else surprise
         )
 
     for e in view.round_events:
@@ -211,7 +222,8 @@ def account(view: GameView) -> Accounting:
             if e.target_gets is not None:
                 slots[holding[a]].card = e.target_gets
             if powers and me not in (a, t):
-                slots[holding[t]].times(_unlikely(_ANSWERERS))  # it took no power's way out
+                # it took no power's way out
+                slots[holding[t]].times(_unlikely(_ANSWERERS, surprise_of(view, t)))
                 # Nobody was made out: neither received a Clown (a MadeOut names it otherwise).
                 slots[holding[t]].times(_not_clown)
                 slots[holding[a]].times(_not_clown)
