@@ -14,12 +14,12 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from api.tournament import ProgressBar, match_rng, percentile, seated_levels, wilson_interval
 from domain.games.cucco21.bots import POLICIES
-from domain.games.cucco21.bots.tournament import GameRecord, play_game
+from domain.games.cucco21.bots.tournament import GameRecord, Oracle, play_game
 from domain.games.cucco21.config import MAX_SEATS, MIN_SEATS
 
 
@@ -48,15 +48,21 @@ class Cucco21Result:
     policies: dict[str, Cucco21Stats]
 
 
-def _play_numbered(task: tuple[list[str], int, int, int]) -> GameRecord:
-    seats, seed, match, max_sets = task
-    return play_game(seated_levels(seats, match), match_rng(seed, match), max_sets=max_sets)
+def _play_numbered(task: tuple[list[str], int, int, int, Mapping[str, Oracle]]) -> GameRecord:
+    seats, seed, match, max_sets, oracles = task
+    levels = seated_levels(seats, match)
+    return play_game(levels, match_rng(seed, match), max_sets=max_sets, oracles=oracles)
 
 
 def _records(
-    seats: list[str], matches: int, seed: int, jobs: int, max_sets: int
+    seats: list[str],
+    matches: int,
+    seed: int,
+    jobs: int,
+    max_sets: int,
+    oracles: Mapping[str, Oracle],
 ) -> Iterator[GameRecord]:
-    tasks = ((seats, seed, m, max_sets) for m in range(matches))
+    tasks = ((seats, seed, m, max_sets, oracles) for m in range(matches))
     if jobs <= 1:
         yield from map(_play_numbered, tasks)
         return
@@ -65,9 +71,18 @@ def _records(
 
 
 def run_cucco21_tournament(
-    seats: list[str], matches: int, seed: int | None, jobs: int, progress: bool, max_sets: int
+    seats: list[str],
+    matches: int,
+    seed: int | None,
+    jobs: int,
+    progress: bool,
+    max_sets: int,
+    oracles: Mapping[str, Oracle] | None = None,
 ) -> Cucco21Result:
-    unknown = [s for s in seats if s not in POLICIES]
+    """Play ``matches`` games of the policies in ``seats`` (rotated) and total them up. A level
+    named in ``oracles`` is played by that oracle (benchmarks only: bench/cucco21_ceiling.py)."""
+    oracles = dict(oracles or {})
+    unknown = [s for s in seats if s not in POLICIES and s not in oracles]
     if unknown:
         raise ValueError(f"unknown policy {unknown[0]!r}; choose from {', '.join(POLICIES)}")
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
@@ -80,7 +95,7 @@ def run_cucco21_tournament(
     bar = ProgressBar(matches, sys.stderr) if progress else None
     started = time.perf_counter()
     rounds = 0
-    for done, record in enumerate(_records(seats, matches, seed, jobs, max_sets), start=1):
+    for done, record in enumerate(_records(seats, matches, seed, jobs, max_sets, oracles), start=1):
         rounds += record.rounds
         for seat, policy in enumerate(record.levels):
             entry = stats[policy]
@@ -103,24 +118,24 @@ def format_cucco21_result(result: Cucco21Result) -> str:
         f" {result.elapsed:.1f}s, {result.rounds / result.matches:.1f} rounds/game",
         "",
         "Win rate per seat held (most chips at the end; ties win for each), 95% Wilson interval",
-        f"  {'policy':<8} {'seats':>6} {'wins':>6} {'rate':>7}  {'95% CI':<16} {'chips/game':>10}",
+        f"  {'policy':<10} {'seats':>6} {'wins':>6} {'rate':>7}  {'95% CI':<16} {'chips/game':>10}",
     ]
     for s in result.policies.values():
         low, high = wilson_interval(s.wins, s.seat_games)
         chips = s.chips_won / s.seat_games if s.seat_games else 0.0
         lines.append(
-            f"  {s.policy:<8} {s.seat_games:>6} {s.wins:>6} {s.win_rate:>7.1%}"
+            f"  {s.policy:<10} {s.seat_games:>6} {s.wins:>6} {s.win_rate:>7.1%}"
             f"  [{low:.1%}, {high:.1%}]{'':<2} {chips:>+10.2f}"
         )
     lines += [
         "",
         "Decision time (view + policy call, this machine)",
-        f"  {'policy':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+        f"  {'policy':<10} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
     ]
     for s in result.policies.values():
         times = s.decision_times
         lines.append(
-            f"  {s.policy:<8} {len(times):>9} {1e3 * percentile(times, 50):>8.3f}"
+            f"  {s.policy:<10} {len(times):>9} {1e3 * percentile(times, 50):>8.3f}"
             f" {1e3 * percentile(times, 99):>8.3f} {1e3 * percentile(times, 100):>8.3f}"
         )
     return "\n".join(lines)

@@ -6,8 +6,14 @@ other seats' earlier choices, apply each answer and play the round out with ever
 taken by the ``basic`` model. Where the expert scores a rollout by its standing in the match,
 the coach counts whether the seat lost a life in it, a figure a new player can read.
 
-Pure domain, run in the viewer's process: it reads only the seat's ``MatchView``, which is what
-the API gave that seat, so it can know nothing the player could not.
+For Cucco 21 it is that game's expert search (``domain.games.cucco21.bots.expert.search``):
+worlds consistent with what the seat saw and with the other seats' public decisions, each answer
+played out to the end of the round; the figure is the chance that the seat is out this round
+(or bankrupt) after each answer.
+
+Pure domain, run in the viewer's process: it reads only the seat's view (``MatchView``, or
+Cucco 21's ``GameView``), which is what the API gave that seat, so it can know nothing the
+player could not.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import random
 from dataclasses import dataclass
 from typing import cast
 
+from domain.games.cucco21.bots.expert import search as cucco21_search
+from domain.games.cucco21.views import GameView
 from domain.games.cuccu.bots.basic import basic_decision
 from domain.games.cuccu.bots.expert import (
     account,
@@ -33,6 +41,7 @@ from domain.games.cuccu.views import MatchView
 
 SAMPLES = 120  # deals per estimate: about ±4 points at a 50% risk, fast enough for a click
 COACHED = ("turn", "dealer_turn", "inn_choice", "inn_response")
+CUCCO21_COACHED = ("turn", "asked", "ceremony")
 
 
 @dataclass(frozen=True)
@@ -61,9 +70,24 @@ def _play_out(state: MatchState, seat: int, rng: random.Random) -> bool:
     return lost
 
 
-def advise(view: MatchView, samples: int = SAMPLES, seed: int = 0) -> Advice | None:
+def advise_cucco21(view: GameView, samples: int = SAMPLES, seed: int = 0) -> Advice | None:
+    """Cucco 21: the chance of being out this round after each choice open to ``view.viewer``,
+    from the expert's own search on the seat's view; None when it has nothing to decide."""
+    decision = view.pending
+    me = view.viewer
+    if decision is None or me is None or decision.seat != me:
+        return None
+    if decision.kind not in CUCCO21_COACHED or view.hand is None:
+        return None
+    estimate = cucco21_search(view, random.Random(seed), samples=samples, stop_early=False)
+    return Advice(dict(zip(estimate.choices, estimate.out, strict=True)), estimate.samples)
+
+
+def advise(view: MatchView | GameView, samples: int = SAMPLES, seed: int = 0) -> Advice | None:
     """The risk of each choice now open to ``view.viewer``; None when it has nothing to decide
     (or the decision starts a round, where no card is known yet)."""
+    if isinstance(view, GameView):
+        return advise_cucco21(view, samples, seed)
     decision = view.pending
     me = view.viewer
     if decision is None or me is None or decision.seat != me or decision.kind not in COACHED:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from domain.games.cucco21.bots.autoplay import Answer, autoplay
 from domain.games.cucco21.bots.basic import basic_choice
 from domain.games.cucco21.bots.expert import expert_choice
+from domain.games.cucco21.bots.expert_v1 import expert_v1_choice
 from domain.games.cucco21.views import GameView
 
 Policy = Callable[[GameView, random.Random], str]
@@ -23,10 +24,13 @@ POLICIES: dict[str, Policy] = {
     "random": random_choice,
     "basic": basic_choice,
     "expert": expert_choice,
+    # The earlier expert, for measurement only: ``cuccu tournament`` seats it; a game's config
+    # (config.BOT_LEVELS, hence the API) does not accept it.
+    "expert_v1": expert_v1_choice,
 }
 
 # Which policies read the round's log; the others are handed a view without it (it is cheaper).
-NEEDS_LOG: frozenset[str] = frozenset({"expert"})
+NEEDS_LOG: frozenset[str] = frozenset({"expert", "expert_v1"})
 
 
 def choose(level: str, view: GameView, rng: random.Random) -> str:
@@ -37,5 +41,5 @@ def choose(level: str, view: GameView, rng: random.Random) -> str:
 
 __all__ = [
     "NEEDS_LOG", "POLICIES", "Answer", "Policy", "autoplay", "basic_choice", "choose",
-    "expert_choice", "random_choice",
+    "expert_choice", "expert_v1_choice", "random_choice",
 ]  # fmt: skip
