@@ -157,7 +157,8 @@ class RouteMetrics(PrometheusMiddleware):
             values = list(labels.values())
             found = (
                 self.request_count(labels).labels(*values),
-                self.request_time(labels).labels(*values),
+                # a stream has no duration series at all (not even an empty one)
+                None if path in STREAM_ROUTES else self.request_time(labels).labels(*values),
                 self.requests_error_count(labels).labels(*values) if status >= 500 else None,
             )
             self._children[key] = found
@@ -204,7 +205,7 @@ class RouteMetrics(PrometheusMiddleware):
             status = int(answer[0])
             count, timing, errors = self._series(method, path, status)
             count.inc()
-            if not stream:
+            if timing is not None:
                 timing.observe(answer[1] or time.perf_counter() - start)
             if errors is not None:
                 errors.inc()
