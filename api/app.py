@@ -26,7 +26,7 @@ from api.controllers.matches import MatchController
 from api.faults import arm as arm_crash_points
 from api.keystore import key_store
 from api.metrics import multiprocess
-from api.observe import PROMETHEUS, MetricsController, request_log_middleware
+from api.observe import PROMETHEUS, MetricsController, watch_requests
 from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.ratelimit import rate_limit_middleware
 from api.runtime import tune_gc
@@ -132,11 +132,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         },
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=strict_json_body,
-        # outermost first: the metrics see every answer, the request log's ids and lines
-        # include the rate limit's refusals (it answers them itself)
+        # per route, outermost first: the metrics see the rate limit's refusals too
         middleware=[
             PROMETHEUS.middleware,
-            request_log_middleware(),
             rate_limit_middleware(settings.rate_limit_per_second, settings.rate_limit_burst),
         ],
         request_max_body_size=settings.max_body_bytes,
@@ -171,6 +169,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         debug=False,
     )
     _closed_request_bodies(app)
+    # request ids and log lines around everything, unrouted requests included (api/observe.py)
+    app.asgi_handler = watch_requests(app.asgi_handler)
     return app
 
 

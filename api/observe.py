@@ -25,10 +25,8 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
 from typing import Any
 
-from litestar import Request
 from litestar.enums import ScopeType
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.plugins.prometheus.middleware import PrometheusMiddleware
@@ -36,7 +34,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.logs import CURRENT, RequestContext
 from api.metrics import REQUEST_BUCKETS, STREAM_ROUTES, UNKNOWN, route_template
-from api.problems import ProblemError, on_problem_error
+from api.problems import ProblemError
 
 log = logging.getLogger("cuccu.request")
 
@@ -60,72 +58,70 @@ def request_id(scope: Scope) -> str:
     return f"{_PREFIX}-{next(_counter):x}"
 
 
-def request_log_middleware() -> Callable[[ASGIApp], ASGIApp]:
-    """Litestar middleware factory: request ids, the request context of log records, and one
-    log line per request. It answers the :class:`ProblemError` of the middleware inside it (the
-    rate limit) itself, so that such answers carry the id and are logged and measured too."""
+def _match_and_seat(path: str) -> tuple[str | None, int | None]:
+    """The match id (a well-formed one only) and the claim's seat a path names."""
+    if not path.startswith("/matches/"):
+        return None, None
+    parts = path.split("/", 6)  # "", "matches", id, "seats", seat, "claim"
+    if len(parts) < 3 or not _MATCH_ID.fullmatch(parts[2]):
+        return None, None
+    seat = None
+    if len(parts) > 4 and parts[3] == "seats" and parts[4].isdigit() and len(parts[4]) <= 3:
+        seat = int(parts[4])
+    return parts[2], seat
 
-    def factory(app: ASGIApp) -> ASGIApp:
-        templates: dict[str, str] = {}
 
-        async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-            if scope["type"] != ScopeType.HTTP:
-                await app(scope, receive, send)
-                return
-            rid = request_id(scope)
-            params: dict[str, Any] = scope.get("path_params") or {}
-            match_id = params.get("match_id")
-            if not (isinstance(match_id, str) and _MATCH_ID.fullmatch(match_id)):
-                match_id = None
-            seat = params.get("seat")
-            ctx = RequestContext(rid, match_id, seat if isinstance(seat, int) else None)
-            token = CURRENT.set(ctx)
-            start = time.perf_counter()
-            answer = [500, 0.0]
-            header = (b"x-request-id", rid.encode("ascii"))
+def watch_requests(app: ASGIApp) -> ASGIApp:
+    """Request ids, the request context of log records, and one log line per request, around
+    the whole application (``Litestar.asgi_handler``, where Litestar itself puts its CORS and
+    OpenTelemetry middleware): every answer passes through it, those of requests that reach no
+    route (404, 405) and of the rate limit included."""
+    templates: dict[str, str | None] = {}
 
-            async def tagged(message: Message) -> None:
-                m: Any = message
-                kind = m["type"]
-                if kind == "http.response.start":
-                    answer[0] = m["status"]
-                    m["headers"] = [*m.get("headers", ()), header]
-                elif kind == "http.response.body" and not m.get("more_body", False):
-                    answer[1] = time.perf_counter() - start
-                await send(message)
+    async def watched(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await app(scope, receive, send)
+            return
+        rid = request_id(scope)
+        ctx = RequestContext(rid, *_match_and_seat(scope.get("path", "")))
+        token = CURRENT.set(ctx)
+        start = time.perf_counter()
+        answer = [500, 0.0]
+        header = (b"x-request-id", rid.encode("ascii"))
 
-            try:
-                try:
-                    await app(scope, receive, tagged)
-                except ProblemError as exc:  # the rate limit's 429
-                    request: Request[Any, Any, Any] = Request(scope, receive)
-                    response = on_problem_error(request, exc)
-                    await response.to_asgi_response(app=None, request=request)(
-                        scope, receive, tagged
-                    )
-            finally:
-                CURRENT.reset(token)
-                if log.isEnabledFor(logging.INFO):
-                    raw = scope.get("path_template") or ""
-                    route = templates.get(raw)
-                    if route is None:
-                        route = templates[raw] = route_template(raw)
-                    fields: dict[str, Any] = {
-                        "request_id": rid,
-                        "method": scope.get("method"),
-                        "route": route,
-                        "status": answer[0],
-                        "duration_ms": round(1000 * (answer[1] or time.perf_counter() - start), 3),
-                    }
-                    if ctx.match_id is not None:
-                        fields["match_id"] = ctx.match_id
-                    if ctx.seat is not None:
-                        fields["seat"] = ctx.seat
-                    log.info("request", extra={"fields": fields})
+        async def tagged(message: Message) -> None:
+            m: Any = message
+            kind = m["type"]
+            if kind == "http.response.start":
+                answer[0] = m["status"]
+                m["headers"] = [*m.get("headers", ()), header]
+            elif kind == "http.response.body" and not m.get("more_body", False):
+                answer[1] = time.perf_counter() - start
+            await send(message)
 
-        return middleware
+        try:
+            await app(scope, receive, tagged)
+        finally:
+            CURRENT.reset(token)
+            if log.isEnabledFor(logging.INFO):
+                raw = scope.get("path_template") or ""  # set by the router, when it routed
+                route = templates.get(raw, "")
+                if route == "":
+                    route = templates[raw] = route_template(raw) or None
+                fields: dict[str, Any] = {
+                    "request_id": rid,
+                    "method": scope.get("method"),
+                    "route": route,
+                    "status": answer[0],
+                    "duration_ms": round(1000 * (answer[1] or time.perf_counter() - start), 3),
+                }
+                if ctx.match_id is not None:
+                    fields["match_id"] = ctx.match_id
+                if ctx.seat is not None:
+                    fields["seat"] = ctx.seat
+                log.info("request", extra={"fields": fields})
 
-    return factory
+    return watched
 
 
 # --- HTTP: Litestar's Prometheus plugin -----------------------------------------------------
@@ -137,7 +133,7 @@ class RouteMetrics(PrometheusMiddleware):
     The plugin's own ``__call__`` builds a ``Request`` and looks every metric and label set
     up again for each request; this one remembers them per label set. Its status is the
     answer's; a request that raises instead of answering (which the application's exception
-    handlers then answer) is counted as 500.
+    handlers then answer) is counted with the status of its :class:`ProblemError`, else 500.
     """
 
     def __init__(self, app: Any, config: PrometheusConfig) -> None:
@@ -199,6 +195,9 @@ class RouteMetrics(PrometheusMiddleware):
             progress.inc()
         try:
             await self.app(scope, receive, measured)
+        except ProblemError as exc:  # the rate limit's 429, answered by Litestar outside
+            answer[0] = exc.status
+            raise
         finally:
             if progress is not None:
                 progress.dec()

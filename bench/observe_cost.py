@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api import metrics  # noqa: E402
 from api.logs import log_config  # noqa: E402
-from api.observe import PROMETHEUS, RouteMetrics, request_log_middleware  # noqa: E402
+from api.observe import PROMETHEUS, RouteMetrics, watch_requests  # noqa: E402
 
 MATCH = "0f6c0e4e-6f2a-4d0e-9a57-2f1f3c1c9d11"
 
@@ -70,7 +70,7 @@ async def per_request(app: Any, n: int) -> float:
 
 async def main(n: int) -> None:
     logging.getLogger("cuccu.request").setLevel(logging.WARNING)
-    watched = RouteMetrics(request_log_middleware()(inner), PROMETHEUS)
+    watched = watch_requests(RouteMetrics(inner, PROMETHEUS))
     await per_request(watched, 1000)  # the label sets made once
     bare = await per_request(inner, n)
     quiet = await per_request(watched, n)

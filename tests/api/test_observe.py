@@ -58,6 +58,13 @@ async def test_a_rate_limited_answer_has_its_request_id_and_is_measured(
         assert mid not in scraped.text and token not in scraped.text
 
 
+async def test_an_unrouted_request_has_a_request_id_too(client: AsyncTestClient[Any]) -> None:
+    missing = await client.get("/nowhere", headers={"X-Request-ID": "lost-1"})
+    assert missing.status_code == 404 and missing.headers["X-Request-ID"] == "lost-1"
+    wrong = await client.delete("/matches", headers={"X-Request-ID": "x" * 37})
+    assert wrong.status_code == 405 and len(wrong.headers["X-Request-ID"]) < 37
+
+
 async def test_metrics_stay_out_of_the_public_schema(client: AsyncTestClient[Any]) -> None:
     schema = (await client.get("/schema/openapi.json")).json()
     assert "/metrics" not in schema["paths"]
