@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -24,6 +25,8 @@ from api.controllers.keys import KeysController
 from api.controllers.matches import MatchController
 from api.faults import arm as arm_crash_points
 from api.keystore import key_store
+from api.metrics import multiprocess
+from api.observe import PROMETHEUS, MetricsController, watch_requests
 from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.ratelimit import rate_limit_middleware
 from api.runtime import tune_gc
@@ -115,9 +118,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 await listener.stop()
             await store.close()
             await engine.dispose()
+            if multiprocess():  # this process's live gauges stop counting (api.metrics)
+                from prometheus_client import multiprocess as mp
+
+                mp.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
 
     app = Litestar(
-        route_handlers=[HealthController, MatchController, KeysController],
+        route_handlers=[HealthController, MatchController, KeysController, MetricsController],
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),
@@ -125,10 +132,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
         },
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=strict_json_body,
+        # per route, outermost first: the metrics see the rate limit's refusals too
         middleware=[
-            rate_limit_middleware(settings.rate_limit_per_second, settings.rate_limit_burst)
+            PROMETHEUS.middleware,
+            rate_limit_middleware(settings.rate_limit_per_second, settings.rate_limit_burst),
         ],
         request_max_body_size=settings.max_body_bytes,
+        # logging is configured beside the application (api/logs.py, by `cuccu run`), not by
+        # Litestar: its default would add a second root handler in its own format
+        logging_config=None,
         openapi_config=OpenAPIConfig(
             title="Cuccù match service",
             version=API_VERSION,
@@ -157,6 +169,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         debug=False,
     )
     _closed_request_bodies(app)
+    # request ids and log lines around everything, unrouted requests included (api/observe.py)
+    app.asgi_handler = watch_requests(app.asgi_handler)
     return app
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from api import metrics
 from api.turns import Step, advance
 from domain.games import CUCCU, Game
 
@@ -70,8 +72,19 @@ class BotPool:
         self, state: Any, seed: int | None, game: Game = CUCCU
     ) -> tuple[Any, list[Step]]:
         """``api.turns.advance(state, seed, game)``, in a worker when it may be long."""
+        start = time.perf_counter()
         if self.workers <= 0 or not needs_worker(state, game):
-            return advance(state, seed, game)
+            done = advance(state, seed, game)
+            metrics.bot_turns("inline", time.perf_counter() - start)
+            return done
+        metrics.BOT_QUEUE.inc()
+        try:
+            return await self._in_pool(state, seed, game)
+        finally:
+            metrics.BOT_QUEUE.dec()
+            metrics.bot_turns("pool", time.perf_counter() - start)
+
+    async def _in_pool(self, state: Any, seed: int | None, game: Game) -> tuple[Any, list[Step]]:
         loop = asyncio.get_running_loop()
         executor = await self._pool()
         try:

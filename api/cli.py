@@ -50,16 +50,33 @@ def _redacted(url: str) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import logging.config
+    import shutil
+    import tempfile
+
     import uvicorn
+
+    from api.logs import log_config, say, wants_json
 
     settings = _settings(args)
     host = args.host or settings.host
     port = args.port or settings.port
+    # every process's log lines, this one's included: JSON or text (api/logs.py)
+    logging_config = log_config(settings.log_format, args.log_level)
+    logging.config.dictConfig(logging_config)
+    as_json = wants_json(settings.log_format)
     if not args.no_migrate:
         asyncio.run(_upgrade(settings.database_url))
     os.environ["CUCCU_DATABASE_URL"] = settings.database_url
-    print(f"cuccu: serving on http://{host}:{port} ({_redacted(settings.database_url)})")
-    print(f"cuccu: API docs at http://{host}:{port}/schema")
+    # N processes: prometheus_client's multiprocess mode, each process's values in files of
+    # a directory made for this run (unless given), summed by whichever answers /metrics
+    metrics_dir = None
+    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        metrics_dir = tempfile.mkdtemp(prefix="cuccu-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    where = _redacted(settings.database_url)
+    say(f"cuccu: serving on http://{host}:{port} ({where})", json=as_json)
+    say(f"cuccu: API docs at http://{host}:{port}/schema", json=as_json)
     viewer = None
     if not args.no_viewer:
         from viewer.launch import start_viewer
@@ -72,6 +89,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             host=host,
             port=port,
             log_level=args.log_level,
+            log_config=logging_config,
+            access_log=False,  # each request's line is the service's own (api/observe.py)
             timeout_graceful_shutdown=5,
             workers=args.workers if args.workers > 1 else None,
         )
@@ -80,6 +99,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             from viewer.launch import stop_viewer
 
             stop_viewer(viewer)
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
 
 
@@ -350,7 +371,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=1,
         help="API processes on the one port (PostgreSQL only: each process has its own "
-        "caches, kept consistent by the store's version lock and LISTEN/NOTIFY)",
+        "caches, kept consistent by the store's version lock and LISTEN/NOTIFY; /metrics "
+        "sums them, through $PROMETHEUS_MULTIPROC_DIR or a temporary directory)",
     )
     run.add_argument(
         "--viewer-port", type=int, default=8501, help="port of the viewer started beside the API"

@@ -12,6 +12,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
 from sqlalchemy.exc import DataError, DBAPIError
 
+from api import metrics
 from api import service as svc
 from api.models import Problem
 from api.store import SchemaOutOfDate, StoreUnavailable
@@ -188,8 +189,40 @@ def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Re
     return resp
 
 
+def store_error_kind(exc: BaseException) -> str:
+    """The ``error`` label of ``cuccu_store_errors`` for an exception answered 503."""
+    if isinstance(exc, StoreUnavailable | OSError):
+        return "unavailable"
+    if isinstance(exc, SchemaOutOfDate):
+        return "schema"
+    return "database"
+
+
+def problem_slug(exc: BaseException) -> str:
+    """The problem type (its slug) the exception handlers below answer ``exc`` with."""
+    if isinstance(exc, ProblemError):
+        return exc.slug
+    if isinstance(exc, svc.ServiceError):
+        return SERVICE_ERRORS.get(type(exc), (500, "internal-error"))[1]
+    if isinstance(exc, DomainError):
+        return DOMAIN_ERRORS.get(exc.code, (500, "internal-error"))[1]
+    if isinstance(exc, DataError | psycopg.DataError):
+        return "validation-error"
+    if isinstance(exc, RecursionError):
+        return "malformed-request"
+    if isinstance(exc, HTTPException):
+        if isinstance(exc, ValidationException) or (exc.status_code == 400 and exc.extra):
+            return "validation-error"
+        return _BY_STATUS.get(exc.status_code, "internal-error")
+    if isinstance(exc, StoreUnavailable | DBAPIError | SchemaOutOfDate | OSError):
+        return "database-unavailable"
+    return "internal-error"
+
+
 def on_store_unavailable(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    # the exception's text, never its statement's parameters (create_engine: hide_parameters)
     log.warning("database unavailable: %s", exc)
+    metrics.store_error(store_error_kind(exc))
     return _with_instance(
         request,
         problem(503, "database-unavailable", "the database cannot be reached; try again later"),

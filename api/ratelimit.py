@@ -3,7 +3,8 @@
 Every request that carries ``Authorization: Bearer <token>`` (valid or not, so guessing tokens
 is throttled too) takes one unit from that token's bucket, which holds ``burst`` units and
 refills at ``rate`` units per second. An empty bucket answers 429 with ``Retry-After``.
-Requests without a token, and ``/health``, ``/ready`` and ``/schema``, are not counted.
+Requests without a token, and ``/health``, ``/ready``, ``/schema`` and ``/metrics``, are not
+counted.
 Buckets live in the process: with N API processes a token may send up to N times the rate.
 """
 
@@ -21,7 +22,7 @@ from api.problems import ProblemError
 
 #: buckets kept before the full (idle) ones are forgotten
 MAX_BUCKETS = 100_000
-EXEMPT_PREFIXES = ("/health", "/ready", "/schema")
+EXEMPT_PREFIXES = ("/health", "/ready", "/schema", "/metrics")
 
 
 class TokenBuckets:

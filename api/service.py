@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import msgspec
 
+from api import metrics
 from api.bots_pool import BotPool
 from api.creation_keys import lookup_hash, open_tokens, seal_tokens
 from api.export import sealed_export
@@ -391,6 +392,11 @@ class MatchService:
         current = (await self.current(match_id))[0]
         return current.game, current.state
 
+    def known_game(self, match_id: str) -> str | None:
+        """The game of a match whose state this process keeps (None: not kept); no I/O."""
+        entry = self._cache.get(match_id)
+        return entry.game.name if entry is not None else None
+
     async def ensure_exists(self, match_id: str) -> None:
         """MatchNotFound unless the match exists (matches are never deleted)."""
         if match_id not in self._cache:
@@ -533,6 +539,7 @@ class MatchService:
             try:
                 return await self.create(seats, idempotency_key=idempotency_key, **kw)
             except ConcurrencyError:
+                metrics.retried("create")
                 continue
         raise TooMuchContention()
 
@@ -667,6 +674,7 @@ class MatchService:
                 )  # fmt: skip
             except ConcurrencyError:
                 refresh = True
+                metrics.retried("command")
                 continue  # someone else appended first: reload and decide again
             last_hash = stored[-1].hash if stored else loaded.last_hash
             self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
@@ -752,6 +760,7 @@ class MatchService:
                     seal_with=self._seal_with(new_state, game),
                 )
             except ConcurrencyError:
+                metrics.retried("claim")
                 continue  # someone else appended first: reload (the seat may be taken now)
             last_hash = stored[-1].hash if stored else current.last_hash
             self._remember(match_id, Current(current.seed, new_state, last_hash, game))

@@ -32,7 +32,11 @@ ENV_VARS = (
     "CUCCU_API_URL",
     "CUCCU_SIGNING_KEY",
     "CUCCU_CRASH_AT",
+    "CUCCU_LOG_FORMAT",
 )
+#: ``CUCCU_LOG_FORMAT``: JSON lines, text for people, or ``auto`` (text on a terminal, else
+#: JSON); api/logs.py
+LOG_FORMATS = ("auto", "json", "text")
 
 
 def normalize_database_url(url: str) -> str:
@@ -78,6 +82,13 @@ def _crash_points(raw: str) -> frozenset[str]:
     return points
 
 
+def _log_format(raw: str) -> str:
+    value = raw.strip().lower() or "auto"
+    if value not in LOG_FORMATS:
+        raise SettingError(f"CUCCU_LOG_FORMAT={raw!r} is not one of: {', '.join(LOG_FORMATS)}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
@@ -92,6 +103,8 @@ class Settings:
     bot_workers: int = DEFAULT_BOT_WORKERS
     #: crash points a test arms (api/faults.py); empty outside tests
     crash_at: frozenset[str] = frozenset()
+    #: the log lines' format: "auto" (text on a terminal, else JSON), "json" or "text"
+    log_format: str = "auto"
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -110,4 +123,5 @@ class Settings:
             bot_workers=_number(env, "CUCCU_BOT_WORKERS", int, DEFAULT_BOT_WORKERS),
             signing_key=env.get("CUCCU_SIGNING_KEY") or "",
             crash_at=_crash_points(env.get("CUCCU_CRASH_AT") or ""),
+            log_format=_log_format(env.get("CUCCU_LOG_FORMAT") or ""),
         )

@@ -342,17 +342,23 @@ def wait_http(port: int, path: str, proc: subprocess.Popen[bytes], timeout: floa
     raise TimeoutError(f"server on port {port} did not answer {path}")
 
 
-def start_service(db_url: str, root: Path = ROOT) -> tuple[subprocess.Popen[bytes], int]:
+def start_service(
+    db_url: str, root: Path = ROOT, log_level: str = "warning"
+) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {
         **os.environ,
         "PYTHONPATH": str(root),
         "CUCCU_DATABASE_URL": db_url,
         "CUCCU_RATE_LIMIT": "0",  # the benchmark's clients must not be throttled
+        "CUCCU_LOG_FORMAT": "json",  # as in a container (read only by APIs that have it)
     }
     cmd = [sys.executable, "-m", "api.cli", "run", "--no-migrate", "--no-viewer"]
-    cmd += ["--port", str(port), "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, cwd=root, env=env)
+    cmd += ["--port", str(port), "--log-level", log_level]
+    # below warning the server writes a line per request: written (as to a log collector),
+    # but to /dev/null, not into the bench's report
+    sink = subprocess.DEVNULL if log_level != "warning" else None
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=sink, stderr=sink)
     wait_http(port, "/health", proc)
     return proc, port
 
@@ -552,7 +558,9 @@ def measure_service(args: argparse.Namespace, db_url: str) -> dict[str, float]:
     # Separate processes on separate ports, not `cuccu run --workers N`: uvicorn's
     # workers share one listening socket, and one of them accepted nearly all of the
     # C keep-alive connections (a py-spy profile showed 90 % / 9 %).
-    services = [start_service(db_url, args.root) for _ in range(args.api_workers)]
+    services = [
+        start_service(db_url, args.root, args.server_log_level) for _ in range(args.api_workers)
+    ]
     try:
         spies = [
             _spy(args, p.pid, f"{args.profile}.{i}" if i else args.profile)
@@ -682,6 +690,11 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="measure service then ceiling this many times, alternating, and report medians "
         "(the box's speed drifts between minutes: a ratio of one pair can mislead)",
+    )
+    parser.add_argument(
+        "--server-log-level",
+        default="warning",
+        help="the API's --log-level (info: a JSON line per request, written to /dev/null)",
     )
     parser.add_argument("--smoke", action="store_true", help="a few seconds, for CI")
     parser.add_argument("--keep", action="store_true", help="do not drop the database")

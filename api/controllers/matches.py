@@ -19,7 +19,9 @@ from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.response.streaming import Stream
 
+from api import metrics
 from api.bodies import CreateMatchDTO
+from api.logs import note_seat
 from api.models import (
     EVENT_OUT_TYPES,
     AnyEventOut,
@@ -41,7 +43,7 @@ from api.models import (
     creation_options,
     tagged_view,
 )
-from api.problems import UNAVAILABLE_RETRY_AFTER, responses
+from api.problems import UNAVAILABLE_RETRY_AFTER, problem_slug, responses
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
@@ -93,8 +95,10 @@ def service_in(state: State) -> MatchService:
 async def caller_seat(
     service: MatchService, match_id: str, authorization: str | None, *, required: bool
 ) -> int | None:
-    """The seat the bearer token belongs to (None: spectator)."""
-    return await service.seat_of(match_id, bearer_token(authorization), required=required)
+    """The seat the bearer token belongs to (None: spectator), noted for the request's log."""
+    seat = await service.seat_of(match_id, bearer_token(authorization), required=required)
+    note_seat(seat)
+    return seat
 
 
 #: the name the list gives each game's score per seat (``MatchRecord.standing``)
@@ -309,7 +313,10 @@ class MatchController(Controller):
             view=view_of(game, now, None),
             game=created.game.name,
         )
-        headers = {"Idempotent-Replayed": "true"} if created.replayed else None
+        headers = None
+        if created.replayed:
+            headers = {"Idempotent-Replayed": "true"}
+            metrics.replayed("create")
         return Response(body, status_code=201, headers=headers)
 
     @get(
@@ -415,12 +422,19 @@ class MatchController(Controller):
         ] = None,
     ) -> Response[CommandOut]:
         service = service_in(state)
-        await service.ensure_exists(match_id)
-        seat = await caller_seat(service, match_id, authorization, required=True)
-        assert seat is not None
-        played = await service.command(
-            match_id, seat, data.type, data.expected_version, idempotency_key
-        )
+        try:
+            await service.ensure_exists(match_id)
+            seat = await caller_seat(service, match_id, authorization, required=True)
+            assert seat is not None
+            played = await service.command(
+                match_id, seat, data.type, data.expected_version, idempotency_key
+            )
+        except Exception as exc:
+            metrics.command_answered(service.known_game(match_id), problem_slug(exc))
+            raise
+        metrics.command_answered(played.game.name)
+        if played.replayed:
+            metrics.replayed("command")
         over = played.state.status == "over"
         body = CommandOut(
             match_id=match_id,
@@ -482,6 +496,8 @@ class MatchController(Controller):
         await service.ensure_exists(match_id)
         played = await service.claim(match_id, seat, data.name, idempotency_key)
         assert played.token is not None
+        if played.replayed:
+            metrics.replayed("claim")
         body = ClaimedSeat(
             match_id=match_id,
             seat=seat,
@@ -567,7 +583,7 @@ class MatchController(Controller):
         keepalive = settings.sse_keepalive_seconds
 
         async def generate() -> AsyncIterator[ServerSentEventMessage]:
-            with service.subscribe(match_id) as sub:
+            with service.subscribe(match_id) as sub, metrics.SSE_SUBSCRIBERS.track_inprogress():
                 try:
                     after = resume
                     if after is None:
@@ -597,6 +613,7 @@ class MatchController(Controller):
                         if not await sub.wait(keepalive):
                             yield KEEP_ALIVE
                 except StoreUnavailable:
+                    metrics.store_error("unavailable")
                     yield unavailable_notice()
 
         return ServerSentEvent(generate(), headers={"Cache-Control": "no-cache"})

@@ -34,6 +34,9 @@ def _json_text(value: Any) -> str:
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url`` (psycopg 3 for PostgreSQL, aiosqlite for SQLite)."""
     url = normalize_database_url(url)
+    # an error's text (logged, e.g. "database unavailable: ...") names the statement but never
+    # its parameters: they hold events (cards, salts) and token hashes
+    kwargs.setdefault("hide_parameters", True)
     if is_sqlite(url):
         engine = create_async_engine(url, connect_args={"timeout": 30}, **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

@@ -22,6 +22,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api import metrics
 from api.signing import Seal, SignFinal
 from api.store import tables as t
 from api.store.notify import CHANNEL, Notifier
@@ -675,6 +676,8 @@ class EventStore:
                 match_id, expected_version, summary_values, chained, idempotency, stamp, new_match,
                 seal,
             )  # fmt: skip
+            if seal is not None:
+                metrics.sealed("final")
             self.notifier.publish(match_id, summary.version)
             return stored
         rows = [_row(event, s) for event, s in chained]
@@ -767,6 +770,8 @@ class EventStore:
                 raise StoreUnavailable(str(exc)) from exc
             else:
                 break
+        if seal is not None:
+            metrics.sealed("final")
         if rows:
             self.notifier.publish(match_id, summary.version)
         return stored
@@ -837,11 +842,16 @@ class EventStore:
             seal is not None,
         )
         pool = await self._writer_pool()
+        in_use = metrics.WRITERS_IN_USE
         for attempt in (1, 2):
             try:
                 # autocommit: the one statement is the transaction
                 async with pool.connection(timeout=WRITER_WAIT) as pg:
-                    await pg.execute(statement, params)
+                    in_use.inc()
+                    try:
+                        await pg.execute(statement, params)
+                    finally:
+                        in_use.dec()
             except (psycopg.OperationalError, OSError) as exc:
                 # The connection died (a database restart, most often a pooled connection that
                 # died idle). Whether the statement was executed is unknown: ask the stream.
@@ -890,6 +900,7 @@ class EventStore:
                 )
                 await pool.open()
                 self._writers = pool
+                metrics.WRITERS_MAX.inc(WRITERS)
             return self._writers
 
     async def close(self) -> None:
@@ -897,6 +908,7 @@ class EventStore:
         if self._writers is not None:
             await self._writers.close()
             self._writers = None
+            metrics.WRITERS_MAX.dec(WRITERS)
 
     # --- helpers -----------------------------------------------------------------------
 

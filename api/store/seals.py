@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api import metrics
 from api.keys import KeyRing
 from api.signing import Seal, Signer, now
 from api.store import tables as t
@@ -87,4 +88,8 @@ class Sealer:
             return None
         verify_chain(stored)
         last = stored[-1]
-        return await self.seals.put(self.signer.sign(match_id, last.version, last.hash))
+        seal = self.signer.sign(match_id, last.version, last.hash)
+        kept = await self.seals.put(seal)
+        if kept is seal:
+            metrics.sealed("legacy")
+        return kept

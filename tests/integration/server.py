@@ -53,6 +53,8 @@ class Server:
         keepalive: float = 0.5,
         viewer: bool = True,
         env: dict[str, str] | None = None,
+        log_level: str = "warning",
+        args: tuple[str, ...] = (),
     ) -> None:
         self.database_url = database_url
         self.port = free_port()
@@ -61,6 +63,9 @@ class Server:
         self.keepalive = keepalive
         self.viewer = viewer
         self.env = env or {}
+        self.log_level = log_level
+        #: more arguments of ``cuccu run`` (``--workers 2``)
+        self.args = args
         self.proc: subprocess.Popen[str] | None = None
         #: everything the server printed (drained as it comes, so the pipe never fills)
         self.output: list[str] = []
@@ -73,7 +78,7 @@ class Server:
             **self.env,
         }
         args = [sys.executable, "-m", "api.cli", "run", "--port", str(self.port)]
-        args += ["--log-level", "warning"]
+        args += ["--log-level", self.log_level, *self.args]
         if not self.migrate:
             args.append("--no-migrate")
         if not self.viewer:

@@ -1,0 +1,228 @@
+"""Watching requests: their metrics (Litestar's Prometheus plugin), ids and log lines
+(docs/DEPLOY.md, "Watching it").
+
+HTTP requests are measured by the plugin (``litestar.plugins.prometheus``) with
+:class:`RouteMetrics` as its middleware: rate, errors and duration per route template
+(``/matches/{match_id}/commands``, never a raw path). A live stream
+(``/matches/{match_id}/stream``) lasts as long as its client stays: it is counted when it
+ends but kept out of the duration histogram and the in-progress gauge; the open ones are
+``cuccu_sse_subscribers`` (api.metrics).
+
+A request keeps the ``X-Request-ID`` its client sent when that is a sane short token (1 to 36
+letters, digits and ``._:-``: a UUID fits, a seat token, 43 characters, never does), else it
+gets a new one; the answer carries it in ``X-Request-ID``. While it is served, every log
+record carries its id, and its match id and seat once known (:data:`api.logs.CURRENT`); when
+its answer has been sent, the logger ``cuccu.request`` writes one line at info level:
+``request_id``, ``method``, ``route`` (the template, ``/matches/{match_id}/commands``),
+``status``, ``duration_ms``, and ``match_id`` and ``seat`` where there are. Headers, bodies and
+query strings are never logged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import re
+import time
+from typing import Any
+
+from litestar.enums import ScopeType
+from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
+from litestar.plugins.prometheus.middleware import PrometheusMiddleware
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.logs import CURRENT, RequestContext
+from api.metrics import REQUEST_BUCKETS, STREAM_ROUTES, UNKNOWN, route_template
+from api.problems import ProblemError
+
+log = logging.getLogger("cuccu.request")
+
+HEADER = b"x-request-id"
+_SANE_ID = re.compile(rb"[A-Za-z0-9][A-Za-z0-9._:\-]{0,35}")
+#: a match id as the service makes them (a UUID); another path value is not logged
+_MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+_PREFIX = os.urandom(4).hex()
+_counter = itertools.count(1)
+
+
+def request_id(scope: Scope) -> str:
+    """The client's ``X-Request-ID`` if it is sane, else a new one (unique per process run:
+    a random prefix drawn at start and a counter)."""
+    for name, value in scope.get("headers", ()):
+        if name == HEADER:
+            value = value.strip()
+            if _SANE_ID.fullmatch(value):
+                return value.decode("ascii")
+            break
+    return f"{_PREFIX}-{next(_counter):x}"
+
+
+def _match_and_seat(path: str) -> tuple[str | None, int | None]:
+    """The match id (a well-formed one only) and the claim's seat a path names."""
+    if not path.startswith("/matches/"):
+        return None, None
+    parts = path.split("/", 6)  # "", "matches", id, "seats", seat, "claim"
+    if len(parts) < 3 or not _MATCH_ID.fullmatch(parts[2]):
+        return None, None
+    seat = None
+    if len(parts) > 4 and parts[3] == "seats" and parts[4].isdigit() and len(parts[4]) <= 3:
+        seat = int(parts[4])
+    return parts[2], seat
+
+
+def watch_requests(app: ASGIApp) -> ASGIApp:
+    """Request ids, the request context of log records, and one log line per request, around
+    the whole application (``Litestar.asgi_handler``, where Litestar itself puts its CORS and
+    OpenTelemetry middleware): every answer passes through it, those of requests that reach no
+    route (404, 405) and of the rate limit included."""
+    templates: dict[str, str | None] = {}
+
+    async def watched(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await app(scope, receive, send)
+            return
+        rid = request_id(scope)
+        ctx = RequestContext(rid, *_match_and_seat(scope.get("path", "")))
+        token = CURRENT.set(ctx)
+        start = time.perf_counter()
+        answer = [500, 0.0]
+        header = (b"x-request-id", rid.encode("ascii"))
+
+        async def tagged(message: Message) -> None:
+            m: Any = message
+            kind = m["type"]
+            if kind == "http.response.start":
+                answer[0] = m["status"]
+                m["headers"] = [*m.get("headers", ()), header]
+            elif kind == "http.response.body" and not m.get("more_body", False):
+                answer[1] = time.perf_counter() - start
+            await send(message)
+
+        try:
+            await app(scope, receive, tagged)
+        finally:
+            CURRENT.reset(token)
+            if log.isEnabledFor(logging.INFO):
+                raw = scope.get("path_template") or ""  # set by the router, when it routed
+                route = templates.get(raw, "")
+                if route == "":
+                    route = templates[raw] = route_template(raw) or None
+                fields: dict[str, Any] = {
+                    "request_id": rid,
+                    "method": scope.get("method"),
+                    "route": route,
+                    "status": answer[0],
+                    "duration_ms": round(1000 * (answer[1] or time.perf_counter() - start), 3),
+                }
+                if ctx.match_id is not None:
+                    fields["match_id"] = ctx.match_id
+                if ctx.seat is not None:
+                    fields["seat"] = ctx.seat
+                log.info("request", extra={"fields": fields})
+
+    return watched
+
+
+# --- HTTP: Litestar's Prometheus plugin -----------------------------------------------------
+
+
+class RouteMetrics(PrometheusMiddleware):
+    """The plugin's middleware, per route template, with streams kept apart.
+
+    The plugin's own ``__call__`` builds a ``Request`` and looks every metric and label set
+    up again for each request; this one remembers them per label set. Its status is the
+    answer's; a request that raises instead of answering (which the application's exception
+    handlers then answer) is counted with the status of its :class:`ProblemError`, else 500.
+    """
+
+    def __init__(self, app: Any, config: PrometheusConfig) -> None:
+        super().__init__(app, config)
+        self._templates: dict[str, str] = {}
+        self._children: dict[tuple[str, str, int], tuple[Any, Any, Any]] = {}
+        self._progress: dict[tuple[str, str], Any] = {}
+
+    def _series(self, method: str, path: str, status: int) -> tuple[Any, Any, Any]:
+        key = (method, path, status)
+        found = self._children.get(key)
+        if found is None:
+            labels: dict[str, str | int | float] = {
+                "method": method, "path": path, "status_code": status,
+                "app_name": self._config.app_name,
+            }  # fmt: skip
+            values = list(labels.values())
+            found = (
+                self.request_count(labels).labels(*values),
+                # a stream has no duration series at all (not even an empty one)
+                None if path in STREAM_ROUTES else self.request_time(labels).labels(*values),
+                self.requests_error_count(labels).labels(*values) if status >= 500 else None,
+            )
+            self._children[key] = found
+        return found
+
+    def _in_progress(self, method: str, path: str) -> Any:
+        found = self._progress.get((method, path))
+        if found is None:
+            labels: dict[str, str | int | float] = {
+                "method": method, "path": path, "status_code": 200,
+                "app_name": self._config.app_name,
+            }  # fmt: skip
+            found = self.requests_in_progress(labels).labels(*labels.values())
+            self._progress[(method, path)] = found
+        return found
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raw = scope.get("path_template") or ""
+        path = self._templates.get(raw)
+        if path is None:
+            path = self._templates[raw] = route_template(raw) or UNKNOWN
+        method: str = scope.get("method", "GET")  # type: ignore[assignment]
+        stream = path in STREAM_ROUTES
+        start = time.perf_counter()
+        answer = [500, 0.0]  # status, seconds until the last body message
+
+        async def measured(message: Message) -> None:
+            m: Any = message
+            kind = m["type"]
+            if kind == "http.response.start":
+                answer[0] = m["status"]
+            elif kind == "http.response.body" and not m.get("more_body", False):
+                answer[1] = time.perf_counter() - start
+            await send(message)
+
+        progress = None if stream else self._in_progress(method, path)
+        if progress is not None:
+            progress.inc()
+        try:
+            await self.app(scope, receive, measured)
+        except ProblemError as exc:  # the rate limit's 429, answered by Litestar outside
+            answer[0] = exc.status
+            raise
+        finally:
+            if progress is not None:
+                progress.dec()
+            status = int(answer[0])
+            count, timing, errors = self._series(method, path, status)
+            count.inc()
+            if timing is not None:
+                timing.observe(answer[1] or time.perf_counter() - start)
+            if errors is not None:
+                errors.inc()
+
+
+PROMETHEUS = PrometheusConfig(
+    app_name="cuccu",
+    prefix="cuccu_http",
+    group_path=True,
+    buckets=REQUEST_BUCKETS,
+    scopes={ScopeType.HTTP},
+    middleware_class=RouteMetrics,
+)
+
+
+class MetricsController(PrometheusController):
+    """``GET /metrics``: the plugin's controller (the Prometheus text format; multiprocess
+    aware), kept out of the public OpenAPI document; the rate limit does not count it."""
+
+    path = "/metrics"
+    include_in_schema = False

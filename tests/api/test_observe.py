@@ -1,0 +1,144 @@
+"""Request ids, log lines and metrics in process (the real server's: tests/integration/
+test_metrics.py and test_logs.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import AsyncTestClient
+from prometheus_client import REGISTRY
+
+from api.app import create_app
+from api.logs import CURRENT, RequestContext, formatter, log_config, wants_json
+from api.metrics import route_template
+from api.settings import SettingError, Settings
+from tests.api.helpers import HUMAN_VS_BOTS, bearer, create
+
+
+@pytest.fixture
+async def limited(migrated_url: str, tmp_path: Path) -> AsyncIterator[AsyncTestClient[Any]]:
+    """A client of an app whose seat tokens may send one request per second."""
+    settings = Settings(
+        database_url=migrated_url,
+        rate_limit_per_second=1,
+        rate_limit_burst=1,
+        signing_key=str(tmp_path / "key.pem"),
+    )
+    async with AsyncTestClient(app=create_app(settings)) as c:
+        yield c
+
+
+def _value(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def test_a_rate_limited_answer_has_its_request_id_and_is_measured(
+    limited: AsyncTestClient[Any],
+) -> None:
+    created = await create(limited, HUMAN_VS_BOTS)
+    mid, token = created["match_id"], created["seat_tokens"][0]["token"]
+    labels = {"method": "GET", "path": "/matches/{match_id}", "app_name": "cuccu"}
+    before = _value("cuccu_http_requests_total", status_code="429", **labels)
+    first = await limited.get(f"/matches/{mid}", headers={**bearer(token), "X-Request-ID": "r1"})
+    assert first.status_code == 200 and first.headers["X-Request-ID"] == "r1"
+    second = await limited.get(f"/matches/{mid}", headers={**bearer(token), "X-Request-ID": "r2"})
+    assert second.status_code == 429, second.text
+    assert second.headers["X-Request-ID"] == "r2" and second.headers["Retry-After"]
+    assert second.json()["type"] == "urn:cuccu:problem:rate-limited"
+    assert _value("cuccu_http_requests_total", status_code="429", **labels) == before + 1
+    # /metrics is not limited, whatever token comes with it
+    for _ in range(3):
+        scraped = await limited.get("/metrics", headers=bearer(token))
+        assert scraped.status_code == 200
+        assert mid not in scraped.text and token not in scraped.text
+
+
+async def test_an_unrouted_request_has_a_request_id_too(client: AsyncTestClient[Any]) -> None:
+    missing = await client.get("/nowhere", headers={"X-Request-ID": "lost-1"})
+    assert missing.status_code == 404 and missing.headers["X-Request-ID"] == "lost-1"
+    wrong = await client.delete("/matches", headers={"X-Request-ID": "x" * 37})
+    assert wrong.status_code == 405 and len(wrong.headers["X-Request-ID"]) < 37
+
+
+async def test_metrics_stay_out_of_the_public_schema(client: AsyncTestClient[Any]) -> None:
+    schema = (await client.get("/schema/openapi.json")).json()
+    assert "/metrics" not in schema["paths"]
+    resp = await client.get("/metrics")
+    assert resp.status_code == 200 and "cuccu_http_requests_total" in resp.text
+
+
+@pytest.mark.parametrize(
+    ("template", "route"),
+    [
+        ("/matches/{match_id:str}/commands", "/matches/{match_id}/commands"),
+        ("/m/{match_id:str}/seats/{seat:int}/claim", "/m/{match_id}/seats/{seat}/claim"),
+        ("/health", "/health"),
+        ("", ""),
+    ],
+)
+def test_route_templates_drop_the_converters(template: str, route: str) -> None:
+    assert route_template(template) == route
+
+
+def test_the_log_format_setting_is_checked() -> None:
+    assert Settings.from_env({}).log_format == "auto"
+    assert Settings.from_env({"CUCCU_LOG_FORMAT": " JSON "}).log_format == "json"
+    assert Settings.from_env({"CUCCU_LOG_FORMAT": "text"}).log_format == "text"
+    with pytest.raises(SettingError, match="CUCCU_LOG_FORMAT"):
+        Settings.from_env({"CUCCU_LOG_FORMAT": "xml"})
+
+
+class _Tty:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_text_on_a_terminal_json_elsewhere() -> None:
+    assert wants_json("auto", _Tty(False)) and not wants_json("auto", _Tty(True))
+    assert wants_json("json", _Tty(True)) and not wants_json("text", _Tty(False))
+    config = log_config("json", "warning")
+    assert config["root"]["level"] == "WARNING"
+    assert config["formatters"]["cuccu"]["json"] is True
+
+
+def _record(msg: str, *args: Any, exc: bool = False) -> logging.LogRecord:
+    exc_info = None
+    if exc:
+        try:
+            raise ValueError("boom\nsecond line")
+        except ValueError:
+            import sys
+
+            exc_info = sys.exc_info()
+    return logging.LogRecord("cuccu", logging.WARNING, __file__, 1, msg, args, exc_info)
+
+
+def test_a_json_line_is_one_object_with_the_requests_context() -> None:
+    fmt = formatter(json=True)
+    token = CURRENT.set(RequestContext("req-1", "0f6c0e4e-6f2a-4d0e-9a57-2f1f3c1c9d11", 2))
+    try:
+        line = fmt.format(_record("database unavailable: %s", "down", exc=True))
+    finally:
+        CURRENT.reset(token)
+    assert "\n" not in line
+    out = json.loads(line)
+    assert out["event"] == "database unavailable: down" and out["level"] == "warning"
+    assert out["logger"] == "cuccu" and out["timestamp"].endswith("Z")
+    assert out["request_id"] == "req-1" and out["seat"] == 2
+    assert out["match_id"] == "0f6c0e4e-6f2a-4d0e-9a57-2f1f3c1c9d11"
+    assert "ValueError: boom" in out["exception"]
+    outside = json.loads(fmt.format(_record("no request")))
+    assert "request_id" not in outside
+
+
+def test_a_text_line_reads_as_text() -> None:
+    line = formatter(json=False).format(_record("signing is off"))
+    assert "signing is off" in line and not line.startswith("{")
