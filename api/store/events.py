@@ -75,6 +75,16 @@ def _sync_wait_cut(diag: Any) -> bool:
     return "synchronous replication" in (getattr(diag, "message_primary", None) or "")
 
 
+def _notice_recorder(cut: list[bool]) -> Any:
+    """A psycopg notice handler noting, per notice, whether it is :func:`_sync_wait_cut`'s.
+    It reads the notice at once: psycopg's Diagnostic is valid only during the callback."""
+
+    def notice(diag: Any) -> None:
+        cut.append(_sync_wait_cut(diag))
+
+    return notice
+
+
 #: the matches columns a statement's parameters carry as JSON text
 _JSON_COLUMNS = frozenset({"seats", "standing", "winners", "lives"})
 
@@ -849,8 +859,8 @@ class EventStore:
         )
         pool = await self._writer_pool()
         for attempt in (1, 2):
-            cut: list[Any] = []  # the server's notices during the statement
-            notice = cut.append
+            cut: list[bool] = []  # per notice of the statement: a cut synchronous wait?
+            notice = _notice_recorder(cut)
             try:
                 # autocommit: the one statement is the transaction
                 async with pool.connection(timeout=WRITER_WAIT) as pg:
@@ -878,7 +888,7 @@ class EventStore:
             ) as exc:
                 raise ConcurrencyError(str(exc)) from exc
             else:
-                if any(_sync_wait_cut(diag) for diag in cut):
+                if any(cut):
                     # Committed here, but maybe on no standby: if this primary fails now, a
                     # standby without it takes over. Not acknowledged: the client retries
                     # with its Idempotency-Key, and the retry answers from the idempotency
@@ -917,8 +927,8 @@ class EventStore:
         import psycopg
         from psycopg_pool import PoolTimeout
 
-        cut: list[Any] = []
-        notice = cut.append
+        cut: list[bool] = []
+        notice = _notice_recorder(cut)
         pool = await self._writer_pool()
         try:
             async with pool.connection(timeout=WRITER_WAIT) as pg:
@@ -931,7 +941,7 @@ class EventStore:
             raise StoreUnavailable(str(exc)) from exc
         except PoolTimeout as exc:
             raise StoreUnavailable(f"no database connection within {WRITER_WAIT} s") from exc
-        if any(_sync_wait_cut(diag) for diag in cut):
+        if any(cut):
             raise StoreUnavailable("the synchronous standby did not confirm the commit")
 
     async def _writer_pool(self) -> Any:
