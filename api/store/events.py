@@ -919,8 +919,10 @@ class EventStore:
         connection) is visible on the primary before any standby has it. Before such a commit
         is acknowledged (found again by a retry, or by the lost-connection check above), a
         tiny write transaction is committed: its commit waits for the standby to confirm WAL up
-        to it, so everything before it too. Without synchronous replication it costs one round
-        trip; it runs only on those retries. On SQLite it does nothing.
+        to it, so everything before it too (PostgreSQL waits only for a transaction that has
+        an xid *and* wrote WAL: hence a logical message, which any role may emit). Without
+        synchronous replication it costs one round trip; it runs only on those retries. On
+        SQLite it does nothing.
         """
         if not self.is_postgres:
             return
@@ -934,7 +936,10 @@ class EventStore:
             async with pool.connection(timeout=WRITER_WAIT) as pg:
                 pg.add_notice_handler(notice)
                 try:
-                    await pg.execute("SELECT txid_current()")  # an xid: a commit record
+                    # a transaction id and a WAL record (a transactional logical-decoding
+                    # message, a no-op on standbys): the commit waits for the standby
+                    # (an xid alone, as txid_current() takes, commits without waiting)
+                    await pg.execute("SELECT pg_logical_emit_message(true, 'cuccu', 'durable')")
                 finally:
                     pg.remove_notice_handler(notice)
         except (psycopg.OperationalError, OSError) as exc:
