@@ -2,7 +2,8 @@
 #   make run   - serve the API (embedded SQLite by default; PostgreSQL when CUCCU_DATABASE_URL is set)
 #   make test  - lint, type-check and run the whole test suite
 # and, for containers without an image registry (docs/DEPLOY.md):
-#   make images - the local images cuccu/{debian,postgres,service,haproxy} (root, Docker engine)
+#   make images - the local images cuccu/{debian,postgres,service,haproxy}, and for the HA stack
+#                 cuccu/{debian-ha,patroni,haproxy-ha} (root, Docker engine)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin

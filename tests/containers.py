@@ -18,6 +18,11 @@ POSTGRES_IMAGE = os.environ.get("CUCCU_TEST_POSTGRES_IMAGE", "cuccu/postgres:loc
 SERVICE_IMAGE = "cuccu/service:local"
 HAPROXY_IMAGE = "cuccu/haproxy:local"
 LOCAL_IMAGES = (POSTGRES_IMAGE, SERVICE_IMAGE, HAPROXY_IMAGE)
+# the highly available stack's (compose.ha.yaml): needed only by tests/deploy/test_ha.py, so
+# that the other container tests never wait for them
+PATRONI_IMAGE = "cuccu/patroni:local"
+HAPROXY_HA_IMAGE = "cuccu/haproxy-ha:local"
+HA_IMAGES = (SERVICE_IMAGE, PATRONI_IMAGE, HAPROXY_HA_IMAGE)
 
 # Ryuk, testcontainers' reaper, is an image from a registry: the fixtures stop what they start.
 os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")

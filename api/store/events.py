@@ -67,6 +67,25 @@ def _is_down(exc: DBAPIError) -> bool:
     return code[:2] in ("08", "57") or "OperationalError" in type(exc.orig).__name__
 
 
+def _sync_wait_cut(diag: Any) -> bool:
+    """The server's WARNING "canceling wait for synchronous replication": the transaction
+    committed locally, but no synchronous standby confirmed it (a cancel request, or a
+    statement timeout, cut the wait). PostgreSQL reports it as a notice and the statement
+    *succeeds*, so only this notice tells the commit apart from a replicated one; the cluster
+    sets ``lc_messages = C`` (docker/patroni/patroni.yml) so that the text is English."""
+    return "synchronous replication" in (getattr(diag, "message_primary", None) or "")
+
+
+def _notice_recorder(cut: list[bool]) -> Any:
+    """A psycopg notice handler noting, per notice, whether it is :func:`_sync_wait_cut`'s.
+    It reads the notice at once: psycopg's Diagnostic is valid only during the callback."""
+
+    def notice(diag: Any) -> None:
+        cut.append(_sync_wait_cut(diag))
+
+    return notice
+
+
 #: the matches columns a statement's parameters carry as JSON text
 _JSON_COLUMNS = frozenset({"seats", "standing", "winners", "lives"})
 
@@ -584,6 +603,7 @@ class EventStore:
         )
         if row is None:
             return None
+        await self._replicated()  # the record may be an unconfirmed commit's (_replicated)
         return IdempotencyRecord(
             match_id=row.match_id,
             seat=row.seat,
@@ -599,6 +619,7 @@ class EventStore:
         row = await self._first(sa.select(ck).where(ck.c.key_hash == key_hash))
         if row is None:
             return None
+        await self._replicated()
         return CreationRecord(row.key_hash, row.fingerprint, row.match_id, row.sealed_tokens)
 
     async def reserve_creation(self, record: CreationRecord) -> None:
@@ -844,13 +865,17 @@ class EventStore:
         pool = await self._writer_pool()
         in_use = metrics.WRITERS_IN_USE
         for attempt in (1, 2):
+            cut: list[bool] = []  # per notice of the statement: a cut synchronous wait?
+            notice = _notice_recorder(cut)
             try:
                 # autocommit: the one statement is the transaction
                 async with pool.connection(timeout=WRITER_WAIT) as pg:
                     in_use.inc()
+                    pg.add_notice_handler(notice)
                     try:
                         await pg.execute(statement, params)
                     finally:
+                        pg.remove_notice_handler(notice)
                         in_use.dec()
             except (psycopg.OperationalError, OSError) as exc:
                 # The connection died (a database restart, most often a pooled connection that
@@ -871,15 +896,66 @@ class EventStore:
             ) as exc:
                 raise ConcurrencyError(str(exc)) from exc
             else:
+                if any(cut):
+                    # Committed here, but maybe on no standby: if this primary fails now, a
+                    # standby without it takes over. Not acknowledged: the client retries
+                    # with its Idempotency-Key, and the retry answers from the idempotency
+                    # record once that is replicated (get_idempotency, _replicated).
+                    raise StoreUnavailable(
+                        "the commit was cut while waiting for the synchronous standby: it is "
+                        "done locally, its replication unconfirmed"
+                    )
                 return
 
     async def _has_event(self, match_id: str, version: int, hash_: str) -> bool:
-        """Whether the stream holds this event (an append of unknown outcome committed)."""
+        """Whether the stream holds this event (an append of unknown outcome committed), and
+        that commit is as durable as any (:meth:`_replicated`)."""
         e = t.events
         row = await self._first(
             sa.select(e.c.hash).where(e.c.match_id == match_id, e.c.version == version)
         )
-        return row is not None and row.hash == hash_
+        if row is None or row.hash != hash_:
+            return False
+        await self._replicated()
+        return True
+
+    async def _replicated(self) -> None:
+        """Return once everything committed so far is as durable as a new commit; else
+        :class:`StoreUnavailable`.
+
+        A commit whose wait for the synchronous standby was cut (a cancel, a terminated
+        connection) is visible on the primary before any standby has it. Before such a commit
+        is acknowledged (found again by a retry, or by the lost-connection check above), a
+        tiny write transaction is committed: its commit waits for the standby to confirm WAL up
+        to it, so everything before it too (PostgreSQL waits only for a transaction that has
+        an xid *and* wrote WAL: hence a logical message, which any role may emit). Without
+        synchronous replication it costs one round trip; it runs only on those retries. On
+        SQLite it does nothing.
+        """
+        if not self.is_postgres:
+            return
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        cut: list[bool] = []
+        notice = _notice_recorder(cut)
+        pool = await self._writer_pool()
+        try:
+            async with pool.connection(timeout=WRITER_WAIT) as pg:
+                pg.add_notice_handler(notice)
+                try:
+                    # a transaction id and a WAL record (a transactional logical-decoding
+                    # message, a no-op on standbys): the commit waits for the standby
+                    # (an xid alone, as txid_current() takes, commits without waiting)
+                    await pg.execute("SELECT pg_logical_emit_message(true, 'cuccu', 'durable')")
+                finally:
+                    pg.remove_notice_handler(notice)
+        except (psycopg.OperationalError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except PoolTimeout as exc:
+            raise StoreUnavailable(f"no database connection within {WRITER_WAIT} s") from exc
+        if any(cut):
+            raise StoreUnavailable("the synchronous standby did not confirm the commit")
 
     async def _writer_pool(self) -> Any:
         """The psycopg connections of the pipelined append (psycopg_pool), opened once.

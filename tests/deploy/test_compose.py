@@ -106,7 +106,7 @@ def test_variables_are_ones_the_app_reads(compose: dict[str, Any]) -> None:
     assert api_url == f"http://api:{DEFAULT_PORT}"
 
 
-@pytest.mark.parametrize("name", ["compose.yaml", "compose.scale.yaml"])
+@pytest.mark.parametrize("name", ["compose.yaml", "compose.scale.yaml", "compose.ha.yaml"])
 def test_one_signing_key_made_by_migrate_in_a_named_volume(name: str) -> None:
     """migrate makes the key once (`cuccu keys init`) where every API process reads it: the
     same named volume and CUCCU_SIGNING_KEY in both. The viewer needs no key: it trusts the
@@ -184,8 +184,51 @@ def test_scaled_stack_matches_the_single_one(compose: dict[str, Any]) -> None:
     assert "option httpchk GET /ready" in cfg
 
 
+def test_ha_stack_routes_to_the_patroni_leader_in_strict_synchronous_mode(
+    compose: dict[str, Any],
+) -> None:
+    """compose.ha.yaml (docs/DEPLOY.md, section 10): three Patroni nodes, strict synchronous
+    replication, HAProxy choosing the leader by Patroni's REST checks, replicas behind it."""
+    ha = _load("compose.ha.yaml")["services"]
+    assert {"etcd", "pg1", "pg2", "pg3", "lb", "migrate", "api"} <= set(ha)
+    for member in ("pg1", "pg2", "pg3"):
+        assert ha[member]["image"] == "cuccu/patroni:local"
+        assert ha[member]["hostname"] == member  # Patroni's connect addresses (entrypoint.sh)
+        assert "ports" not in ha[member]
+    patroni = yaml.safe_load((ROOT / "docker/patroni/patroni.yml").read_text())
+    dcs = patroni["bootstrap"]["dcs"]
+    assert dcs["synchronous_mode"] is True and dcs["synchronous_mode_strict"] is True
+    assert dcs["loop_wait"] + 2 * dcs["retry_timeout"] <= dcs["ttl"]  # Patroni's rule
+    assert dcs["postgresql"]["parameters"]["lc_messages"] == "C"  # api/store/events.py
+    for name in ("migrate", "api"):
+        url = make_url(_env(ha[name])["CUCCU_DATABASE_URL"])
+        assert (url.host, url.port) == ("lb", 5432), name
+        assert ha[name]["command"] == compose["services"][name]["command"], name
+    assert "ports" not in ha["api"] and ha["api"]["deploy"]["replicas"] >= 2
+    published = _published(ha["lb"]["ports"])
+    assert {address for address, _, _ in published} == {"127.0.0.1"}
+    assert {port for _, _, port in published} == {DEFAULT_PORT, 8008}
+    cfg = (ROOT / "docker/haproxy-ha/haproxy.cfg").read_text()
+    postgres = cfg[cfg.index("listen postgres") : cfg.index("listen patroni")]
+    for line in (
+        "option httpchk GET /primary",
+        "http-check expect status 200",
+        "on-marked-down shutdown-sessions",
+    ):
+        assert line in postgres, line
+    for member in ("pg1", "pg2", "pg3"):
+        assert f"server {member} {member}:5432 check port 8008" in postgres
+    assert f"server-template replica 8 api:{DEFAULT_PORT}" in cfg
+
+
 @pytest.mark.parametrize(
-    "files", [["compose.yaml"], ["compose.yaml", "compose.local.yaml"], ["compose.scale.yaml"]]
+    "files",
+    [
+        ["compose.yaml"],
+        ["compose.yaml", "compose.local.yaml"],
+        ["compose.scale.yaml"],
+        ["compose.ha.yaml"],
+    ],
 )
 def test_docker_compose_config_validates(files: list[str]) -> None:
     exe = shutil.which("docker-compose")
