@@ -40,7 +40,7 @@ from api.store import (
     check_schema,
     create_engine,
 )
-from api.store.db import libpq_conninfo
+from api.store.db import engine_options, libpq_conninfo
 from api.store.seals import Sealer
 
 log = logging.getLogger("cuccu")
@@ -91,7 +91,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         tune_gc()
         arm_crash_points(settings.crash_at)
-        engine = create_engine(settings.database_url)
+        engine = create_engine(settings.database_url, **engine_options(settings))
         try:
             await check_schema(engine)
         except SchemaOutOfDate as exc:
@@ -101,7 +101,19 @@ def create_app(settings: Settings | None = None) -> Litestar:
         except (DBAPIError, OSError) as exc:
             log.warning("database not reachable at start-up (%s); /ready reports 503", exc)
         notifier = Notifier()
-        store = EventStore(engine, notifier)
+        replica_engine = (
+            create_engine(settings.read_database_url, **engine_options(settings))
+            if settings.read_database_url
+            else None
+        )
+        store = EventStore(
+            engine,
+            notifier,
+            replica=EventStore(replica_engine) if replica_engine is not None else None,
+            writers=settings.db_writers,
+            writer_wait=settings.db_writer_wait,
+            connect_timeout=settings.db_connect_timeout,
+        )
         listener: PgListener | None = None
         if store.is_postgres:
             listener = PgListener(libpq_conninfo(settings.database_url), notifier)
@@ -118,6 +130,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 await listener.stop()
             await store.close()
             await engine.dispose()
+            if replica_engine is not None:
+                await replica_engine.dispose()
             if multiprocess():  # this process's live gauges stop counting (api.metrics)
                 from prometheus_client import multiprocess as mp
 

@@ -97,6 +97,15 @@ WRITERS_MAX = Gauge(
     multiprocess_mode="livesum",
 )
 
+REPLICA_READS = Counter(
+    "cuccu_replica_reads",
+    "Reads of finished matches (exports, events, the list of finished matches) with "
+    "CUCCU_READ_DATABASE_URL set, by who answered: replica, primary (the replica had not seen "
+    "the match end, or the match goes on) or unavailable (the replica failed; the primary "
+    "answered)",
+    ["served_by"],
+)
+
 
 def _cached(metric: Any) -> Callable[..., Any]:
     """``metric.labels(*values)``, remembered (a label set is looked up once, not per use)."""
@@ -117,6 +126,7 @@ _replays = _cached(REPLAYS)
 _bot_turns = _cached(BOT_TURNS)
 _seals = _cached(SEALS)
 _store_errors = _cached(STORE_ERRORS)
+_replica_reads = _cached(REPLICA_READS)
 
 #: problem slugs that are the version lock's refusals
 CONFLICTS = frozenset({"stale-version", "conflict"})
@@ -150,6 +160,10 @@ def sealed(kind: str = "final") -> None:
 
 def store_error(error: str) -> None:
     _store_errors(error).inc()
+
+
+def replica_read(served_by: str) -> None:
+    _replica_reads(served_by).inc()
 
 
 def route_template(template: str) -> str:

@@ -40,6 +40,7 @@ from api.store import (
     MatchSummary,
     NewMatch,
     StoredEvent,
+    StoreUnavailable,
 )
 from api.store.notify import Notifier, Subscription
 from api.store.seals import Sealer
@@ -60,11 +61,33 @@ STATE_CACHE_SIZE = 2_000
 ISSUED_TOKENS = 100_000
 
 
+class MatchReader(Protocol):
+    """What the service reads of a read replica: ``api.store.EventStore`` on it."""
+
+    async def get_match(self, match_id: str) -> MatchRecord | None: ...
+
+    async def load(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]: ...
+
+    async def list_matches(
+        self,
+        *,
+        status: str | None = None,
+        before: tuple[dt.datetime, str] | None = None,
+        limit: int = 20,
+        open_seats: bool | None = None,
+    ) -> list[MatchRecord]: ...
+
+
 class MatchStore(Protocol):
     """What the service needs of a store: ``api.store.EventStore`` on a database, or the
     in-memory fake of the service tests (tests/service/fakes.py)."""
 
     notifier: Notifier
+    @property
+    def replica(self) -> MatchReader | None:
+        """A store on a read replica (``CUCCU_READ_DATABASE_URL``), or None."""
 
     async def get_match(self, match_id: str) -> MatchRecord | None: ...
 
@@ -430,24 +453,74 @@ class MatchService:
         limit: int,
         open_seats: bool | None,
     ) -> list[MatchRecord]:
+        """A page of matches. The finished ones (``status="over"``) are listed by the read
+        replica when there is one: a match it lists is over (an ended match never changes),
+        and one it has not seen end yet is simply not listed yet."""
+        replica = self.store.replica
+        if status == "over" and replica is not None:
+            try:
+                rows = await replica.list_matches(
+                    status=status, before=before, limit=limit, open_seats=open_seats
+                )
+            except StoreUnavailable:
+                metrics.replica_read("unavailable")
+            else:
+                metrics.replica_read("replica")
+                return rows
         return await self.store.list_matches(
             status=status, before=before, limit=limit, open_seats=open_seats
         )
 
     async def events(self, match_id: str, after: int, limit: int) -> EventsPage:
+        found = await self._from_replica(match_id, after, limit)
+        if found is not None:
+            return EventsPage(*found)
         record = await self.record(match_id)
         return EventsPage(record, await self.store.load(match_id, after=after, limit=limit))
+
+    async def _from_replica(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> tuple[MatchRecord, list[StoredEvent]] | None:
+        """The row and events of a match that the read replica has seen end, read there; None
+        when the primary must answer: no replica, a match the replica has not seen end (the
+        match goes on, or the replica lags behind the commit that ended it) or does not know,
+        or a replica that fails.
+
+        Once a match is over nothing of it changes, and the commit that ended it carried its
+        last events and its seal: a replica that has applied that commit holds the whole log,
+        so what it serves is what the primary would. A replica never decides that a match is
+        over: only a row it read as over sends the read there.
+        """
+        replica = self.store.replica
+        if replica is None:
+            return None
+        try:
+            record = await replica.get_match(match_id)
+            if record is None or record.status != "over":
+                metrics.replica_read("primary")
+                return None
+            stored = await replica.load(match_id, after=after, limit=limit)
+        except StoreUnavailable:
+            metrics.replica_read("unavailable")
+            return None
+        metrics.replica_read("replica")
+        return record, stored
 
     def subscribe(self, match_id: str) -> AbstractContextManager[Subscription]:
         """Wake-ups for the match's new events (from this process or, on PostgreSQL, any)."""
         return self.store.notifier.subscribe(match_id)
 
     async def export(self, match_id: str) -> bytes:
-        """The export of a finished match: its stored records and, when signed, its seal."""
-        record = await self.record(match_id)
-        if record.status != "over":
-            raise MatchNotFinished()
-        stored = await self.store.load(match_id)
+        """The export of a finished match: its stored records and, when signed, its seal (the
+        records from the read replica once it has seen the match end: :meth:`_from_replica`)."""
+        found = await self._from_replica(match_id)
+        if found is not None:
+            stored = found[1]
+        else:
+            record = await self.record(match_id)
+            if record.status != "over":
+                raise MatchNotFinished()
+            stored = await self.store.load(match_id)
         return await sealed_export(match_id, stored, self.sealer, over=True)
 
     # --- writes -----------------------------------------------------------------------------

@@ -18,10 +18,27 @@ DEFAULT_RATE_LIMIT = 100.0
 DEFAULT_RATE_BURST = 200
 #: worker processes for expert bots (api.bots_pool); 0 plays every table on the event loop
 DEFAULT_BOT_WORKERS = 2
+#: connections of one API process to PostgreSQL (api/store/db.py, api/store/events.py): the
+#: SQLAlchemy pool (reads, claims, large appends) and its overflow, the psycopg pool of the
+#: one-statement append, and the seconds each waits for a free connection; one more connection
+#: listens for NOTIFY. The same pool sizes apply to the read replica's engine, if any.
+DEFAULT_DB_POOL_SIZE = 10
+DEFAULT_DB_MAX_OVERFLOW = 10
+DEFAULT_DB_POOL_TIMEOUT = 30.0
+DEFAULT_DB_WRITERS = 10
+DEFAULT_DB_WRITER_WAIT = 0.5
+DEFAULT_DB_CONNECT_TIMEOUT = 5
 
 #: every environment variable the service reads; compose.yaml is tested against this list
 ENV_VARS = (
     "CUCCU_DATABASE_URL",
+    "CUCCU_READ_DATABASE_URL",
+    "CUCCU_DB_POOL_SIZE",
+    "CUCCU_DB_MAX_OVERFLOW",
+    "CUCCU_DB_POOL_TIMEOUT",
+    "CUCCU_DB_WRITERS",
+    "CUCCU_DB_WRITER_WAIT",
+    "CUCCU_DB_CONNECT_TIMEOUT",
     "CUCCU_HOST",
     "CUCCU_PORT",
     "CUCCU_MAX_BODY_BYTES",
@@ -74,6 +91,28 @@ def _number(env: Mapping[str, str], name: str, kind: Callable[[str], T], default
     return value
 
 
+def _at_least(env: Mapping[str, str], name: str, kind: Callable[[str], T], default: T, low: T) -> T:
+    """:func:`_number`, refusing values below ``low`` (a pool of 0 connections serves no one)."""
+    value = _number(env, name, kind, default)
+    if value < low:
+        raise SettingError(f"{name}={env.get(name)!r} must be at least {low}")
+    return value
+
+
+def _read_database_url(raw: str, primary: str) -> str:
+    """``CUCCU_READ_DATABASE_URL``: "" (reads from the primary) or a PostgreSQL URL, as the
+    primary's must be (a SQLite file has no replica)."""
+    raw = raw.strip()
+    if not raw:
+        return ""
+    url = normalize_database_url(raw)
+    if not url.startswith("postgresql+psycopg://") or not primary.startswith("postgresql"):
+        raise SettingError(
+            "CUCCU_READ_DATABASE_URL needs PostgreSQL URLs, for it and for CUCCU_DATABASE_URL"
+        )
+    return url
+
+
 def _crash_points(raw: str) -> frozenset[str]:
     points = frozenset(p.strip() for p in raw.split(",") if p.strip())
     if unknown := sorted(points - CRASH_POINTS):
@@ -105,14 +144,38 @@ class Settings:
     crash_at: frozenset[str] = frozenset()
     #: the log lines' format: "auto" (text on a terminal, else JSON), "json" or "text"
     log_format: str = "auto"
+    #: a PostgreSQL standby (or a router to standbys) for what never changes once a match is
+    #: over; "" reads everything from ``database_url`` (docs/DEPLOY.md, "Reads from replicas")
+    read_database_url: str = ""
+    db_pool_size: int = DEFAULT_DB_POOL_SIZE
+    db_max_overflow: int = DEFAULT_DB_MAX_OVERFLOW
+    db_pool_timeout: float = DEFAULT_DB_POOL_TIMEOUT
+    db_writers: int = DEFAULT_DB_WRITERS
+    db_writer_wait: float = DEFAULT_DB_WRITER_WAIT
+    #: whole seconds (libpq's connect_timeout)
+    db_connect_timeout: int = DEFAULT_DB_CONNECT_TIMEOUT
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         """The settings from ``CUCCU_*`` variables; :class:`SettingError` names a malformed one."""
         env = dict(os.environ if environ is None else environ)
+        database_url = normalize_database_url(env.get("CUCCU_DATABASE_URL") or DEFAULT_DATABASE_URL)
         return cls(
-            database_url=normalize_database_url(
-                env.get("CUCCU_DATABASE_URL") or DEFAULT_DATABASE_URL
+            database_url=database_url,
+            read_database_url=_read_database_url(
+                env.get("CUCCU_READ_DATABASE_URL") or "", database_url
+            ),
+            db_pool_size=_at_least(env, "CUCCU_DB_POOL_SIZE", int, DEFAULT_DB_POOL_SIZE, 1),
+            db_max_overflow=_number(env, "CUCCU_DB_MAX_OVERFLOW", int, DEFAULT_DB_MAX_OVERFLOW),
+            db_pool_timeout=_at_least(
+                env, "CUCCU_DB_POOL_TIMEOUT", float, DEFAULT_DB_POOL_TIMEOUT, 0.001
+            ),
+            db_writers=_at_least(env, "CUCCU_DB_WRITERS", int, DEFAULT_DB_WRITERS, 1),
+            db_writer_wait=_at_least(
+                env, "CUCCU_DB_WRITER_WAIT", float, DEFAULT_DB_WRITER_WAIT, 0.001
+            ),
+            db_connect_timeout=_at_least(
+                env, "CUCCU_DB_CONNECT_TIMEOUT", int, DEFAULT_DB_CONNECT_TIMEOUT, 1
             ),
             host=env.get("CUCCU_HOST") or DEFAULT_HOST,
             port=_number(env, "CUCCU_PORT", int, DEFAULT_PORT),

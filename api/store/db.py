@@ -9,7 +9,14 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from api.settings import normalize_database_url
+from api.settings import (
+    DEFAULT_DB_CONNECT_TIMEOUT,
+    DEFAULT_DB_MAX_OVERFLOW,
+    DEFAULT_DB_POOL_SIZE,
+    DEFAULT_DB_POOL_TIMEOUT,
+    Settings,
+    normalize_database_url,
+)
 
 
 def is_sqlite(url: str) -> bool:
@@ -31,8 +38,17 @@ def _json_text(value: Any) -> str:
     return msgspec.json.encode(value).decode()
 
 
-def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
-    """An async engine for ``url`` (psycopg 3 for PostgreSQL, aiosqlite for SQLite)."""
+def create_engine(
+    url: str,
+    *,
+    pool_size: int = DEFAULT_DB_POOL_SIZE,
+    max_overflow: int = DEFAULT_DB_MAX_OVERFLOW,
+    pool_timeout: float = DEFAULT_DB_POOL_TIMEOUT,
+    connect_timeout: int = DEFAULT_DB_CONNECT_TIMEOUT,
+    **kwargs: Any,
+) -> AsyncEngine:
+    """An async engine for ``url`` (psycopg 3 for PostgreSQL, aiosqlite for SQLite); the pool
+    sizes and timeouts apply to PostgreSQL (``CUCCU_DB_*``, :func:`engine_options`)."""
     url = normalize_database_url(url)
     # an error's text (logged, e.g. "database unavailable: ...") names the statement but never
     # its parameters: they hold events (cards, salts) and token hashes
@@ -46,12 +62,23 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     # retries a commit whose COMMIT was never sent, and SQLAlchemy then recycles the whole pool.
     return create_async_engine(
         url,
-        pool_size=10,
-        max_overflow=10,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_timeout=pool_timeout,
         json_serializer=_json_text,
-        connect_args={"connect_timeout": 5},
+        connect_args={"connect_timeout": connect_timeout},
         **kwargs,
     )
+
+
+def engine_options(settings: Settings) -> dict[str, Any]:
+    """:func:`create_engine`'s pool options from the settings."""
+    return {
+        "pool_size": settings.db_pool_size,
+        "max_overflow": settings.db_max_overflow,
+        "pool_timeout": settings.db_pool_timeout,
+        "connect_timeout": settings.db_connect_timeout,
+    }
 
 
 def libpq_conninfo(url: str) -> str:

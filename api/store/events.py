@@ -10,9 +10,10 @@ reloads and decides again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -20,9 +21,14 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from api import metrics
+from api.settings import (
+    DEFAULT_DB_CONNECT_TIMEOUT,
+    DEFAULT_DB_WRITER_WAIT,
+    DEFAULT_DB_WRITERS,
+)
 from api.signing import Seal, SignFinal
 from api.store import tables as t
 from api.store.notify import CHANNEL, Notifier
@@ -47,11 +53,6 @@ class ConcurrencyError(Exception):
 class StoreUnavailable(Exception):
     """The database cannot be reached or refused the operation for operational reasons."""
 
-
-#: psycopg connections of the pipelined append's pool (PostgreSQL)
-WRITERS = 10
-#: seconds a command waits for a writer connection before the database counts as unavailable
-WRITER_WAIT = 0.5
 
 #: seat tokens remembered per process (token hash -> (match id, seat))
 TOKEN_CACHE_SIZE = 100_000
@@ -462,8 +463,29 @@ def verify_chain(stored: Sequence[StoredEvent]) -> None:
 
 
 class EventStore:
-    def __init__(self, engine: AsyncEngine, notifier: Notifier | None = None) -> None:
+    """The store on one database (``engine``, the primary).
+
+    ``replica`` is a store on a read replica of it, for the service to read what never changes
+    once a match is over (MatchService._from_replica); None reads everything here. ``writers``
+    psycopg connections serve the one-statement append, each waited for up to
+    ``writer_wait`` seconds (``CUCCU_DB_WRITERS``, ``CUCCU_DB_WRITER_WAIT``).
+    """
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        notifier: Notifier | None = None,
+        *,
+        replica: EventStore | None = None,
+        writers: int = DEFAULT_DB_WRITERS,
+        writer_wait: float = DEFAULT_DB_WRITER_WAIT,
+        connect_timeout: int = DEFAULT_DB_CONNECT_TIMEOUT,
+    ) -> None:
         self.engine = engine
+        self.replica = replica
+        self.writers = writers
+        self.writer_wait = writer_wait
+        self.connect_timeout = connect_timeout
         self.notifier = notifier or Notifier()
         self.is_postgres = engine.dialect.name == "postgresql"
         # reads run in autocommit on PostgreSQL: no BEGIN/ROLLBACK round trips around a SELECT
@@ -584,7 +606,7 @@ class EventStore:
         """
         st = t.seat_tokens
         try:
-            async with self.engine.begin() as conn:
+            async with self._transaction() as conn:
                 result = await conn.execute(
                     sa.update(st)
                     .where(st.c.match_id == match_id, st.c.seat == seat)
@@ -628,7 +650,7 @@ class EventStore:
         :class:`ConcurrencyError` when a twin request reserved the key first.
         """
         try:
-            async with self.engine.begin() as conn:
+            async with self._transaction() as conn:
                 await conn.execute(
                     sa.insert(t.creation_keys).values(
                         key_hash=record.key_hash,
@@ -712,7 +734,7 @@ class EventStore:
         for attempt in (1, 2):
             committing = False
             try:
-                async with self.engine.begin() as conn:
+                async with self._transaction() as conn:
                     if new_match is not None:
                         insert = sa.insert(t.matches).values(
                             id=match_id,
@@ -869,7 +891,7 @@ class EventStore:
             notice = _notice_recorder(cut)
             try:
                 # autocommit: the one statement is the transaction
-                async with pool.connection(timeout=WRITER_WAIT) as pg:
+                async with pool.connection(timeout=self.writer_wait) as pg:
                     in_use.inc()
                     pg.add_notice_handler(notice)
                     try:
@@ -887,7 +909,9 @@ class EventStore:
                     continue  # nothing was committed: again, on a fresh connection
                 raise StoreUnavailable(str(exc)) from exc
             except PoolTimeout as exc:
-                raise StoreUnavailable(f"no database connection within {WRITER_WAIT} s") from exc
+                raise StoreUnavailable(
+                    f"no database connection within {self.writer_wait} s"
+                ) from exc
             except (
                 psycopg.errors.IntegrityError,
                 psycopg.errors.SerializationFailure,
@@ -941,7 +965,7 @@ class EventStore:
         notice = _notice_recorder(cut)
         pool = await self._writer_pool()
         try:
-            async with pool.connection(timeout=WRITER_WAIT) as pg:
+            async with pool.connection(timeout=self.writer_wait) as pg:
                 pg.add_notice_handler(notice)
                 try:
                     # a transaction id and a WAL record (a transactional logical-decoding
@@ -953,9 +977,38 @@ class EventStore:
         except (psycopg.OperationalError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         except PoolTimeout as exc:
-            raise StoreUnavailable(f"no database connection within {WRITER_WAIT} s") from exc
+            raise StoreUnavailable(f"no database connection within {self.writer_wait} s") from exc
         if any(cut):
             raise StoreUnavailable("the synchronous standby did not confirm the commit")
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction of the SQLAlchemy path (claims, appends of more than
+        ``MAX_STATEMENT_EVENTS`` events, creation reservations, replaced tokens), committed
+        when the block ends. On PostgreSQL it watches the connection's notices as the
+        one-statement append does: a commit whose wait for the synchronous standby was cut is
+        :class:`StoreUnavailable` (done locally, its replication unconfirmed: not acknowledged).
+        """
+        async with self.engine.connect() as conn:
+            if not self.is_postgres:
+                async with conn.begin():
+                    yield conn
+                return
+            cut: list[bool] = []
+            notice = _notice_recorder(cut)
+            pg = (await conn.get_raw_connection()).driver_connection
+            assert pg is not None
+            pg.add_notice_handler(notice)
+            try:
+                async with conn.begin():  # COMMIT, and its wait for the standby, at the end
+                    yield conn
+            finally:
+                pg.remove_notice_handler(notice)
+            if any(cut):
+                raise StoreUnavailable(
+                    "the commit was cut while waiting for the synchronous standby: it is done "
+                    "locally, its replication unconfirmed"
+                )
 
     async def _writer_pool(self) -> Any:
         """The psycopg connections of the pipelined append (psycopg_pool), opened once.
@@ -969,14 +1022,14 @@ class EventStore:
                 pool = AsyncConnectionPool(
                     self._conninfo,
                     min_size=0,
-                    max_size=WRITERS,
-                    kwargs={"connect_timeout": 5, "autocommit": True},
+                    max_size=self.writers,
+                    kwargs={"connect_timeout": self.connect_timeout, "autocommit": True},
                     open=False,
                     name="cuccu-writers",
                 )
                 await pool.open()
                 self._writers = pool
-                metrics.WRITERS_MAX.inc(WRITERS)
+                metrics.WRITERS_MAX.inc(self.writers)
             return self._writers
 
     async def close(self) -> None:
@@ -984,7 +1037,7 @@ class EventStore:
         if self._writers is not None:
             await self._writers.close()
             self._writers = None
-            metrics.WRITERS_MAX.dec(WRITERS)
+            metrics.WRITERS_MAX.dec(self.writers)
 
     # --- helpers -----------------------------------------------------------------------
 

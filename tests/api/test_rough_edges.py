@@ -95,6 +95,12 @@ async def test_the_schema_documents_the_bounds_the_server_enforces(client: Clien
         ("CUCCU_BOT_WORKERS", "-1"),
         ("CUCCU_SSE_KEEPALIVE", "1,5"),
         ("CUCCU_CRASH_AT", "after-the-end"),
+        ("CUCCU_DB_POOL_SIZE", "0"),
+        ("CUCCU_DB_MAX_OVERFLOW", "-2"),
+        ("CUCCU_DB_POOL_TIMEOUT", "0"),
+        ("CUCCU_DB_WRITERS", "ten"),
+        ("CUCCU_DB_WRITER_WAIT", "0"),
+        ("CUCCU_DB_CONNECT_TIMEOUT", "0.5"),
     ],
 )
 def test_a_malformed_setting_is_named_at_start_up(name: str, value: str) -> None:
@@ -104,6 +110,39 @@ def test_a_malformed_setting_is_named_at_start_up(name: str, value: str) -> None
     with pytest.raises(SettingError):
         create_app(Settings.from_env({name: value}))
     assert Settings.from_env({name: ""}) == Settings()  # empty means the default
+
+
+def test_the_pools_and_the_read_replica_come_from_the_settings() -> None:
+    primary = "postgresql://cuccu@primary:5432/cuccu"
+    settings = Settings.from_env(
+        {
+            "CUCCU_DATABASE_URL": primary,
+            "CUCCU_READ_DATABASE_URL": "postgres://cuccu@standbys:5433/cuccu",
+            "CUCCU_DB_POOL_SIZE": "4",
+            "CUCCU_DB_MAX_OVERFLOW": "0",
+            "CUCCU_DB_POOL_TIMEOUT": "2.5",
+            "CUCCU_DB_WRITERS": "3",
+            "CUCCU_DB_WRITER_WAIT": "0.25",
+            "CUCCU_DB_CONNECT_TIMEOUT": "2",
+        }
+    )
+    assert settings.read_database_url == "postgresql+psycopg://cuccu@standbys:5433/cuccu"
+    assert (settings.db_pool_size, settings.db_max_overflow, settings.db_pool_timeout) == (
+        4,
+        0,
+        2.5,
+    )
+    assert (settings.db_writers, settings.db_writer_wait, settings.db_connect_timeout) == (
+        3,
+        0.25,
+        2,
+    )
+    # a SQLite file has no replica, and a replica of SQLite is no PostgreSQL standby
+    for primary_url, read_url in (("", "postgresql://x/y"), (primary, "sqlite:///copy.db")):
+        with pytest.raises(SettingError, match="CUCCU_READ_DATABASE_URL"):
+            Settings.from_env(
+                {"CUCCU_DATABASE_URL": primary_url, "CUCCU_READ_DATABASE_URL": read_url}
+            )
 
 
 def test_cuccu_run_stops_with_the_name_of_a_malformed_setting(tmp_path: Path) -> None:

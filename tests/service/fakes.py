@@ -30,6 +30,7 @@ from domain.games.cuccu.events import Event
 class InMemoryStore:
     def __init__(self) -> None:
         self.notifier = Notifier()
+        self.replica = None  # reads from replicas: tests/store/test_read_replica.py
         self.matches: dict[str, MatchRecord] = {}
         self.events: dict[str, list[StoredEvent]] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
