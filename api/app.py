@@ -6,7 +6,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from litestar import Litestar, Request
@@ -41,6 +41,10 @@ from api.store import (
     create_engine,
 )
 from api.store.db import engine_options, libpq_conninfo
+from api.tracing import name_span_by_route, tracer_provider_from_env, tracing_plugin
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import TracerProvider
 from api.store.seals import Sealer
 
 log = logging.getLogger("cuccu")
@@ -84,8 +88,15 @@ def start_signing(settings: Settings, engine: AsyncEngine) -> Sealer | None:
     return Sealer(engine, signer, store.ring())
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(
+    settings: Settings | None = None, tracer_provider: TracerProvider | None = None
+) -> Litestar:
+    """The application. Without ``tracer_provider``, requests are traced only if the
+    ``OTEL_*`` variables ask for it (api/tracing.py)."""
     settings = settings or Settings.from_env()
+    own_provider = tracer_provider is None
+    if tracer_provider is None:
+        tracer_provider = tracer_provider_from_env(os.environ)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -132,6 +143,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await engine.dispose()
             if replica_engine is not None:
                 await replica_engine.dispose()
+            if own_provider and tracer_provider is not None:
+                tracer_provider.shutdown()  # the last spans exported
             if multiprocess():  # this process's live gauges stop counting (api.metrics)
                 from prometheus_client import multiprocess as mp
 
@@ -148,9 +161,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         before_request=strict_json_body,
         # per route, outermost first: the metrics see the rate limit's refusals too
         middleware=[
+            *([name_span_by_route] if tracer_provider is not None else []),
             PROMETHEUS.middleware,
             rate_limit_middleware(settings.rate_limit_per_second, settings.rate_limit_burst),
         ],
+        # tracing, when asked for: the plugin's middleware wraps the whole application
+        plugins=[tracing_plugin(tracer_provider)] if tracer_provider is not None else [],
         request_max_body_size=settings.max_body_bytes,
         # logging is configured beside the application (api/logs.py, by `cuccu run`), not by
         # Litestar: its default would add a second root handler in its own format

@@ -85,6 +85,7 @@ class MatchStore(Protocol):
     in-memory fake of the service tests (tests/service/fakes.py)."""
 
     notifier: Notifier
+
     @property
     def replica(self) -> MatchReader | None:
         """A store on a read replica (``CUCCU_READ_DATABASE_URL``), or None."""
