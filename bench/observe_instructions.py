@@ -1,0 +1,180 @@
+"""Instructions per command of the API application with its watching on and off: a measure of
+what the metrics and the request log cost that a busy machine does not blur (issue 21, item 7).
+
+    python bench/observe_instructions.py [--commands 300] [--repeat 1]
+
+Runs the in-process workload of ``bench/app_cpu.py`` (the Litestar app on the in-memory store
+of the service tests; create a match of one human against three ``basic`` bots, read it, send
+the human's commands until it ends, again), seeded so that every run deals the same cards and
+plays the same commands, under Valgrind (``cachegrind``, no cache simulation), and reads the
+instructions executed. Each configuration runs with N and 2N commands; the difference divided
+by N is the instructions of one command, with the interpreter's start and the imports taken
+out. Two configurations:
+
+- ``on``, as ``cuccu run`` serves: the Prometheus middleware (api/observe.py), the service's own
+  counters (api/metrics.py), request ids and one JSON log line per request at info level
+  (written to /dev/null);
+- ``off``: the same application with those taken out (the middlewares replaced by
+  pass-throughs, the counters by no-ops, the request log at warning).
+
+Instruction counts do not depend on what else the machine runs (only the interpreter's hash
+seed moves them slightly: it is fixed here), so the ratio resolves a few per cent on a loaded
+box where CPU times cannot. They are not time: an instruction of the watching may cost more or
+less than an average one. Needs ``valgrind`` (Debian's package). docs/LOAD.md section 13.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import logging.config
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def unwatch() -> None:
+    """Take the watching out of the application ``create_app`` builds (the ``off`` run)."""
+    import api.app as app_module
+    from api import metrics
+
+    class Bare:
+        @staticmethod
+        def middleware(app: Any) -> Any:
+            return app
+
+    app_module.PROMETHEUS = Bare  # type: ignore[assignment]
+    app_module.watch_requests = lambda app: app  # type: ignore[assignment]
+    for name in ("command_answered", "retried", "replayed", "bot_turns", "sealed", "store_error"):
+        setattr(metrics, name, lambda *args, **kwargs: None)
+
+
+def configure_logs(level: str) -> None:
+    """The log as ``cuccu run`` writes it when not on a terminal (JSON lines), to /dev/null."""
+    from api.logs import log_config
+
+    config = log_config("json", level)
+    for handler in config.get("handlers", {}).values():
+        if "stream" in handler:
+            handler["stream"] = open(os.devnull, "w")  # noqa: SIM115
+    logging.config.dictConfig(config)
+
+
+async def play(commands: int) -> int:
+    """The seeded workload: ``commands`` human commands; returns the requests sent."""
+    from app_cpu import HUMAN_VS_BOTS, Clock, call
+
+    from api.app import create_app
+    from api.bots_pool import BotPool
+    from api.service import MatchService
+    from api.settings import Settings
+    from tests.service.fakes import InMemoryStore
+
+    app = create_app(Settings(rate_limit_per_second=0, bot_workers=0))
+    store = InMemoryStore()
+    app.state.store, app.state.sealer = store, None
+    app.state.service = MatchService(store, bots=BotPool(0))
+    rng = random.Random(1)
+    clock = Clock()
+    done = requests = seed = 0
+    while done < commands:
+        seed += 1
+        body = json.dumps({**HUMAN_VS_BOTS, "seed": seed, "first_dealer": 3}).encode()
+        status, answer = await call(app, clock, "POST", "/matches", body)
+        assert status == 201, answer
+        created = json.loads(answer)
+        mid, token = created["match_id"], created["seat_tokens"][0]["token"]
+        status, answer = await call(app, clock, "GET", f"/matches/{mid}", token=token)
+        requests += 2
+        current = json.loads(answer)
+        version, pending = current["version"], current["view"]["pending"]
+        while pending is not None and done < commands:
+            command = {"type": rng.choice(pending["choices"]), "expected_version": version}
+            status, answer = await call(
+                app, clock, "POST", f"/matches/{mid}/commands", json.dumps(command).encode(), token
+            )
+            assert status == 200, answer
+            reply = json.loads(answer)
+            version, pending = reply["version"], reply["view"]["pending"]
+            done += 1
+            requests += 1
+    return requests
+
+
+def child(watch: str, commands: int) -> None:
+    if watch == "off":
+        unwatch()
+    configure_logs("info" if watch == "on" else "warning")
+    requests = asyncio.run(play(commands))
+    print(f"requests={requests}")
+
+
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(watch: str, commands: int) -> tuple[int, int]:
+    """Instructions of one child run under Valgrind, and the requests it sent."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(
+            [
+                "valgrind", "--tool=cachegrind", "--cache-sim=no",
+                f"--cachegrind-out-file={tmp}/out", sys.executable, __file__,
+                "--child", watch, "--commands", str(commands),
+            ],
+            capture_output=True, text=True, check=False,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )  # fmt: skip
+    found = _REFS.search(done.stderr)
+    sent = re.search(r"requests=(\d+)", done.stdout)
+    if done.returncode != 0 or found is None or sent is None:
+        raise SystemExit(f"valgrind run failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return int(found.group(1).replace(",", "")), int(sent.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--commands", type=int, default=300, help="N: runs of N and 2N")
+    parser.add_argument("--repeat", type=int, default=1, help="pairs per configuration")
+    parser.add_argument("--child", choices=["on", "off"], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.commands)
+        return 0
+    if shutil.which("valgrind") is None:
+        raise SystemExit("needs valgrind (apt-get install valgrind)")
+    n = args.commands
+    per: dict[str, list[float]] = {"off": [], "on": []}
+    for _ in range(args.repeat):
+        for watch in ("off", "on"):  # interleaved
+            small, sent_small = instructions(watch, n)
+            large, sent_large = instructions(watch, 2 * n)
+            per[watch].append((large - small) / n)
+            print(
+                f"{watch:>3}: {small:,} instructions for {n} commands ({sent_small} requests), "
+                f"{large:,} for {2 * n} ({sent_large} requests): "
+                f"{(large - small) / n:,.0f} per command",
+                flush=True,
+            )
+    off = sorted(per["off"])[len(per["off"]) // 2]
+    on = sorted(per["on"])[len(per["on"]) // 2]
+    print(
+        f"instructions per command (median of {args.repeat}): watching off {off:,.0f}, "
+        f"on {on:,.0f}; the watching adds {on - off:,.0f} ({100 * (on / off - 1):+.1f} %)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
