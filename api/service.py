@@ -472,8 +472,13 @@ class MatchService:
             status=status, before=before, limit=limit, open_seats=open_seats
         )
 
-    async def events(self, match_id: str, after: int, limit: int) -> EventsPage:
-        found = await self._from_replica(match_id, after, limit)
+    async def events(
+        self, match_id: str, after: int, limit: int, *, replica: bool = True
+    ) -> EventsPage:
+        """A page of the match's events; from the read replica if it has seen the match end
+        (:meth:`_from_replica`), unless ``replica`` is False (a live stream: it follows a match
+        that goes on, whose events only the primary has first)."""
+        found = await self._from_replica(match_id, after, limit) if replica else None
         if found is not None:
             return EventsPage(*found)
         record = await self.record(match_id)
@@ -494,6 +499,11 @@ class MatchService:
         """
         replica = self.store.replica
         if replica is None:
+            return None
+        kept = self._cache.get(match_id)
+        if kept is not None and not kept.game.is_over(kept.state):
+            # goes on as far as this process knows: the replica could only agree, or lag
+            metrics.replica_read("primary")
             return None
         try:
             record = await replica.get_match(match_id)

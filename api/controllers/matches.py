@@ -596,7 +596,9 @@ class MatchController(Controller):
                         )
                         after = now.version
                     while True:
-                        page = await uncancelled(service.events(match_id, after, 500))
+                        page = await uncancelled(
+                            service.events(match_id, after, 500, replica=False)
+                        )
                         over = page.record.status == "over"
                         stored = page.stored
                         for out_ev in stored_outs(page.game, stored, seat, over):

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from prometheus_client import REGISTRY
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.service import MatchService
+from api.service import MatchNotFinished, MatchService
 from api.store import EventStore, MatchSummary, StoredEvent, create_engine, upgrade
 from api.store.db import admin_connection
 from tests.conftest import PgServer
@@ -53,6 +53,8 @@ class Cluster:
     lagging: str
     #: statements sent to the primary through SQLAlchemy (reads go there)
     primary_statements: list[str]
+    #: statements sent to the replica
+    replica_statements: list[str]
 
     def service(self) -> MatchService:
         return MatchService(EventStore(self.primary, replica=EventStore(self.replica)))
@@ -95,8 +97,14 @@ async def cluster(pg_server: PgServer, primary_url: str) -> AsyncIterator[Cluste
     await finish(store, lagging)  # the primary moves on; the copy does not
     await store.close()
     replica = create_engine(replica_url)
+    replica_statements: list[str] = []
+
+    def seen_on_replica(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        replica_statements.append(statement)
+
+    sa.event.listen(replica.sync_engine, "before_cursor_execute", seen_on_replica)
     statements.clear()
-    yield Cluster(primary, replica, replica_url, ended, lagging, statements)
+    yield Cluster(primary, replica, replica_url, ended, lagging, statements, replica_statements)
     await primary.dispose()
     await replica.dispose()
     pg_server.drop_database(replica_url)
@@ -144,6 +152,23 @@ async def test_a_match_the_replica_has_not_seen_end_is_served_over_by_the_primar
     for record in listed:
         on_primary = await EventStore(cluster.primary).get_match(record.id)
         assert on_primary is not None and on_primary.status == "over"
+
+
+async def test_live_matches_are_read_from_the_primary_without_asking_the_replica(
+    cluster: Cluster,
+) -> None:
+    service = cluster.service()
+    live, _ = await new_match(service.store)  # type: ignore[arg-type]
+    await service.state(live)  # this process now holds it, going on
+    cluster.replica_statements.clear()
+    page = await service.events(live, after=0, limit=1000)
+    assert page.record.status != "over" and page.stored
+    with pytest.raises(MatchNotFinished):
+        await service.export(live)
+    # a live stream reads the primary, even for a match the replica has seen end
+    await service.events(cluster.ended, after=0, limit=1000, replica=False)
+    assert cluster.replica_statements == []
+    await service.store.close()  # type: ignore[attr-defined]
 
 
 async def test_a_replica_that_fails_hands_its_reads_to_the_primary(
