@@ -40,10 +40,12 @@ class HostedState(Protocol):
 @dataclass(frozen=True)
 class Score:
     """Each seat's score in a game's own unit: what a matches row names ``field``
-    (``"lives"``, ``"chips"``) and people read as ``unit`` (``"lives left"``)."""
+    (``"lives"``, ``"chips"``) and people read as ``unit`` (``"lives left"``); ``one_winner``
+    when a finished match always has exactly one winning seat."""
 
     field: str
     unit: str
+    one_winner: bool
 
 
 class Standing(msgspec.Struct, frozen=True):

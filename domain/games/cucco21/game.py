@@ -174,7 +174,7 @@ GAME = Game(
     is_over=state.is_over,
     min_seats=MIN_SEATS,
     max_seats=MAX_SEATS,
-    score=Score(field="chips", unit="chips"),
+    score=Score(field="chips", unit="chips", one_winner=False),
     options_type=Options,
     create_command=create_command,
     errors=COMMON_ERRORS,

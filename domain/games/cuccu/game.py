@@ -126,7 +126,7 @@ GAME = Game(
     is_over=is_terminal,
     min_seats=MIN_SEATS,
     max_seats=MAX_SEATS,
-    score=Score(field="lives", unit="lives"),
+    score=Score(field="lives", unit="lives left", one_winner=True),
     options_type=Options,
     create_command=create_command,
     errors=COMMON_ERRORS,
