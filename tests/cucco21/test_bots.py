@@ -9,7 +9,7 @@ from contextlib import redirect_stdout
 import pytest
 from msgspec.structs import replace
 
-from api.tournament_cucco21 import format_cucco21_result, run_cucco21_tournament
+from api.games.cucco21 import format_cucco21_result, run_cucco21_tournament
 from domain.games.cucco21.bots import POLICIES, choose
 from domain.games.cucco21.bots.basic import basic_choice
 from domain.games.cucco21.bots.expert import account, expert_choice, sample_world, search
