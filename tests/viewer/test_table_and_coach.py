@@ -18,8 +18,8 @@ from domain.games.cuccu.views import view
 from domain.seats import SeatSpec
 from viewer.board import action, frame_drawing, view_drawing
 from viewer.coach import advise
+from viewer.games.cuccu import bot_match
 from viewer.replay_model import Replay
-from viewer.simulate import bot_match
 from viewer.stats import lives_curve
 from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing, render
 

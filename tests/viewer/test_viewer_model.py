@@ -16,10 +16,10 @@ from domain.games.cuccu.events import (
 )
 from domain.games.cuccu.views import view
 from viewer.captions import caption, card_name
+from viewer.games.cuccu import bot_match
 from viewer.i18n import LANGS, tr
 from viewer.replay_model import Replay
 from viewer.rules import rules_text
-from viewer.simulate import bot_match
 from viewer.stats import lives_curve, tallies
 
 

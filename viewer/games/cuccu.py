@@ -1,4 +1,5 @@
-"""In-process bot matches: the domain driven by a seeded ``random.Random``, no API needed.
+"""Cuccù's presentation (``PRESENTATION``): its replay (``viewer.replay_model``) and in-process
+bot matches, the domain driven by a seeded ``random.Random``, no API needed.
 
 Used for the viewer's sample match, the audit property tests and the replay benchmark. The
 shuffle and salt come from the seeded generator, as the service does for a seeded match.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from domain.games.cuccu.bots import autoplay, choose
 from domain.games.cuccu.commands import ClaimSeat, CreateMatch
@@ -17,6 +17,8 @@ from domain.games.cuccu.events import Event
 from domain.games.cuccu.state import MatchState, initial_state
 from domain.games.cuccu.views import view
 from domain.seats import SeatSpec
+from viewer.games import Presentation
+from viewer.replay_model import Replay
 
 
 def bot_match(
@@ -66,39 +68,9 @@ def long_match(rounds: int, seats: int = 4, lives: int = 3, start_seed: int = 0)
         seed += 1
 
 
-def bot_game21(
-    seed: int,
-    seats: int = 4,
-    chips: int = 6,
-    levels: Sequence[str] = ("basic", "random"),
-    max_sets: int | None = 3,
-    powers: bool = True,
-) -> list[Any]:
-    """Every event of a whole Cucco 21 game between bots (the viewer's sample), seeded.
+def sample(seed: int) -> list[Event]:
+    """The loader's sample: basic and random bots, four seats."""
+    return bot_match(seed, levels=("basic", "random"))
 
-    Few chips and a cap on sets keep a sample short enough to step through.
-    """
-    from domain.games.cucco21.bots import choose as choose21
-    from domain.games.cucco21.bots.autoplay import autoplay as autoplay21
-    from domain.games.cucco21.commands import CreateGame
-    from domain.games.cucco21.config import Config
-    from domain.games.cucco21.decide import apply as apply21
-    from domain.games.cucco21.state import GameState
-    from domain.games.cucco21.state import initial_state as initial21
-    from domain.games.cucco21.views import view as view21
 
-    rng = random.Random(seed)
-    levels_of = [levels[s % len(levels)] for s in range(seats)]
-    specs = tuple(SeatSpec(name=f"Bot {s}", kind="bot", bot_level=levels_of[s])
-                  for s in range(seats))  # fmt: skip
-    config = Config(specs, starting_chips=chips, powers=powers, max_sets=max_sets,
-                    first_dealer=rng.randrange(seats))  # fmt: skip
-    state, events = apply21(initial21(), CreateGame(config))
-    log: list[Any] = list(events)
-
-    def answer(state: GameState, seat: int) -> str:
-        return choose21(levels_of[seat], view21(state, seat, with_log=False), rng)
-
-    for _, events in autoplay21(state, answer, rng):
-        log.extend(events)
-    return log
+PRESENTATION = Presentation(replay=Replay, sample=sample)
