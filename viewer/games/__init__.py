@@ -20,13 +20,25 @@ from viewer.games.steps import Steps
 
 
 @dataclass(frozen=True)
+class Advice:
+    """The coach's figures: for each choice, the chance (0..1) of the game's bad outcome this
+    round (losing a life, being out), over ``samples`` deals consistent with the seat's view."""
+
+    risks: dict[str, float]
+    samples: int
+
+
+@dataclass(frozen=True)
 class Presentation:
-    """How the viewer opens a log of one game."""
+    """How the viewer opens a log of one game, and coaches a seat of it."""
 
     #: the log folded event by event, as Replay, Charts and Audit step through it
     replay: Callable[[Sequence[AuditRecord]], Steps]
     #: every event of a seeded bot match, played here (the loader's sample; no API needed)
     sample: Callable[[int], list[Any]]
+    #: the coach (``viewer.coach``): the risk of each choice open to a seat's view (``samples``
+    #: deals, ``seed``), None when it has nothing to decide; from the game's own expert search
+    advise: Callable[[Any, int, int], Advice | None]
 
 
 def _presentations() -> dict[str, Presentation]:

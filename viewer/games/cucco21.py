@@ -19,6 +19,7 @@ from typing import Any
 
 from domain.games.cucco21.bots import choose
 from domain.games.cucco21.bots.autoplay import autoplay
+from domain.games.cucco21.bots.expert import search
 from domain.games.cucco21.cards import NAMES, value
 from domain.games.cucco21.commands import CreateGame
 from domain.games.cucco21.config import Config
@@ -59,7 +60,7 @@ from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import GameView, redact, view
 from domain.seats import SeatSpec
-from viewer.games import Presentation
+from viewer.games import Advice, Presentation
 from viewer.games.steps import Steps
 from viewer.i18n import Lang, tr, trn
 from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing
@@ -506,4 +507,23 @@ def bot_game21(
     return log
 
 
-PRESENTATION = Presentation(replay=Replay21, sample=bot_game21)
+#: the decisions the coach weighs
+COACHED = ("turn", "asked", "ceremony")
+
+
+def advise(view: GameView, samples: int, seed: int) -> Advice | None:
+    """The coach: the chance of being out this round (or bankrupt) after each choice open to
+    ``view.viewer``, from the expert's own search (``domain.games.cucco21.bots.expert``):
+    worlds consistent with what the seat saw and with the other seats' public decisions, each
+    answer played out to the end of the round."""
+    decision = view.pending
+    me = view.viewer
+    if decision is None or me is None or decision.seat != me:
+        return None
+    if decision.kind not in COACHED or view.hand is None:
+        return None
+    estimate = search(view, random.Random(seed), samples=samples, stop_early=False)
+    return Advice(dict(zip(estimate.choices, estimate.out, strict=True)), estimate.samples)
+
+
+PRESENTATION = Presentation(replay=Replay21, sample=bot_game21, advise=advise)
