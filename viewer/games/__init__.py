@@ -1,9 +1,9 @@
 """Each game's presentation, by the game's registry name: the viewer's one registry.
 
 The viewer knows no game's rules: each game's presentation lives in its own modules here
-(``viewer.games.cuccu``, ``viewer.games.cucco21``; Cuccù's drawing is still the original
-``viewer.board`` / ``viewer.replay_model``), and the pages find it by the game that a log's
-first event names (``domain.games``). This registry holds the pure parts a session needs (the
+(``viewer.games.cuccu`` and its ``cuccu_*`` modules, ``viewer.games.cucco21`` and its
+``cucco21_ui`` and ``play21*``), and the pages find it by the game that a log's first event
+names (``domain.games``). This registry holds the pure parts a session needs (the
 replay and a sample match); the Streamlit parts are registered in ``viewer.games.pages``.
 A test keeps both equal to the registry of hosted games.
 """

@@ -1,4 +1,4 @@
-"""Cuccù's presentation (``PRESENTATION``): its replay (``viewer.replay_model``), in-process
+"""Cuccù's presentation (``PRESENTATION``): its replay (``viewer.games.cuccu_replay``), in-process
 bot matches, and the coach.
 
 The bot matches are the domain driven by a seeded ``random.Random``, no API needed: the
@@ -35,7 +35,7 @@ from domain.games.cuccu.state import MatchState, initial_state
 from domain.games.cuccu.views import MatchView, view
 from domain.seats import SeatSpec
 from viewer.games import Advice, Presentation
-from viewer.replay_model import Replay
+from viewer.games.cuccu_replay import Replay
 
 
 def bot_match(

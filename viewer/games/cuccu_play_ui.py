@@ -14,10 +14,12 @@ import streamlit as st
 
 from domain.games.cuccu.events import ExchangeRequested, InnChoiceMade, Retargeted
 from domain.games.cuccu.views import MatchView
-from viewer import board, remote
-from viewer.captions import caption, card_chip, card_name, seat_names
+from viewer import remote
 from viewer.coach import Advice, advise
+from viewer.games import cuccu_board as board
+from viewer.games.cuccu_captions import caption, card_chip, card_name
 from viewer.games.cuccu_play import Game, act, follow, start
+from viewer.games.steps import seat_names
 from viewer.loader import open_from_api, show_message
 from viewer.ui import N, T, api_url, lang
 

@@ -1,5 +1,5 @@
-"""Cuccù's parts of the Replay and Charts pages (Streamlit), from ``viewer.board`` and
-``viewer.stats``.
+"""Cuccù's parts of the Replay and Charts pages (Streamlit), from ``viewer.games.cuccu_board`` and
+``viewer.games.cuccu_stats``.
 
 Charts: each seat has a colour from a colour-blind-safe palette (Okabe and Ito) and also its
 own dash pattern and point shape; lines are nudged apart so a seat at 0 never hides under
@@ -13,11 +13,11 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from viewer import board
+from viewer.games import cuccu_board as board
+from viewer.games.cuccu_replay import Replay
+from viewer.games.cuccu_stats import REASONS, TALLIES, lives_curve, tallies
 from viewer.i18n import Lang
-from viewer.replay_model import Replay
 from viewer.seat_charts import count_bars, rounds_chart, series_look
-from viewer.stats import REASONS, TALLIES, lives_curve, tallies
 from viewer.ui import T
 
 NUDGE = 0.07  # lives units between two seats' lines at the same value
