@@ -50,7 +50,7 @@ from api.store.seals import Sealer
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.6.0"
+API_VERSION = "0.6.1"
 
 DESCRIPTION = """\
 Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each
@@ -241,7 +241,9 @@ def _closed_request_bodies(app: Litestar) -> None:
     from api import models
 
     schemas = app.openapi_schema.components.schemas or {}
-    for name, obj in vars(models).items():
+    # the module's own structs, and those it builds from the registry (the creation bodies)
+    built = {struct.__name__: struct for struct in models.CREATE_TYPES.values()}
+    for name, obj in {**vars(models), **built}.items():
         if not (isinstance(obj, type) and issubclass(obj, msgspec.Struct) and name in schemas):
             continue
         schema = schemas[name]

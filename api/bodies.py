@@ -1,7 +1,7 @@
 """Strict decoding of request bodies, and the creation body that is one schema per game.
 
 Litestar converts bodies leniently (``"3"`` would pass as the integer 3) and cannot decode a
-union whose tag may be absent (``game`` defaults to ``cuccu``; Litestar issue #3398 is about
+union whose tag may be absent (``game`` defaults to ``DEFAULT_GAME``; Litestar issue #3398 is about
 tagged unions in request bodies). So every JSON body is first checked here, strictly, by
 ``api.app.strict_json_body``; and ``POST /matches`` decodes its body through
 :class:`CreateMatchDTO`, which picks the game's schema by ``game`` and tells the OpenAPI document
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Generator
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 import msgspec
 import msgspec.inspect as mi
@@ -101,7 +101,7 @@ def decode_create_match(body: bytes) -> CreateMatchIn:
                 f"`{key}` is an option of {' and '.join(owners)}, not of {name}; "
                 f"{name}'s options are: {', '.join(GAMES[name].options)}"
             )
-    return decode_strictly(body, struct)
+    return cast(CreateMatchIn, decode_strictly(body, struct))
 
 
 class CreateMatchDTO(AbstractDTO[Any]):

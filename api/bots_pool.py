@@ -19,7 +19,7 @@ from typing import Any
 
 from api import metrics
 from api.turns import Step, advance
-from domain.games import CUCCU, Game
+from domain.games import Game
 
 
 def _warm() -> None:
@@ -27,7 +27,7 @@ def _warm() -> None:
     import domain.games  # noqa: F401  (every game's package, its bots included)
 
 
-def needs_worker(state: Any, game: Game = CUCCU) -> bool:
+def needs_worker(state: Any, game: Game) -> bool:
     """The bot turns after ``state`` may be long: an expert plays, or only bots are left and
     they have a long play-out ahead."""
     return game.slow_bots(state)
@@ -68,9 +68,7 @@ class BotPool:
                     self._executor = await asyncio.to_thread(self._start)
         return self._executor
 
-    async def advance(
-        self, state: Any, seed: int | None, game: Game = CUCCU
-    ) -> tuple[Any, list[Step]]:
+    async def advance(self, state: Any, seed: int | None, game: Game) -> tuple[Any, list[Step]]:
         """``api.turns.advance(state, seed, game)``, in a worker when it may be long."""
         start = time.perf_counter()
         if self.workers <= 0 or not needs_worker(state, game):

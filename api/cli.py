@@ -134,7 +134,7 @@ async def _simulate(args: argparse.Namespace) -> int:
                     tuple(seats), (seed or 0) % len(seats), {"starting_lives": args.lives}
                 )
                 state, _ = CUCCU.apply(CUCCU.initial(), create)
-                state, _ = advance(state, seed)
+                state, _ = advance(state, seed, CUCCU)
             standing = CUCCU.summary(state)
             wins.update(standing.winners)
             rounds += standing.rounds

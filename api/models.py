@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Literal
+import types
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeAlias, Union
 
 import msgspec
 from msgspec import Meta
 
-from domain.games import CUCCO21, CUCCU, GAMES
-from domain.games.cucco21.config import MAX_CHIPS, MIN_CHIPS
-from domain.games.cucco21.config import MAX_SEATS as CUCCO21_MAX_SEATS
-from domain.games.cucco21.config import MIN_SEATS as CUCCO21_MIN_SEATS
-from domain.games.cucco21.events import Event as Cucco21Event
-from domain.games.cucco21.views import GameView
-from domain.games.cuccu.decide import MAX_SEATS as CUCCU_MAX_SEATS
-from domain.games.cuccu.decide import MIN_SEATS as CUCCU_MIN_SEATS
-from domain.games.cuccu.events import Event
-from domain.games.cuccu.views import MatchView
+from domain.games import DEFAULT_GAME, GAMES, Game
+
+#: the names of the games, as descriptions list them
+GAME_NAMES = " or ".join(f"`{name}`" for name in GAMES)
 
 SeatName = Annotated[
     str,
@@ -32,60 +27,75 @@ SeatName = Annotated[
     ),
 ]
 BotLevel = Literal["random", "basic", "expert"]
-#: every game's command types (each game accepts its own: ``domain.games``' ``choices``)
-CommandType = Literal[
-    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round",
-    "trade", "refuse", "accept", "send_on", "claim", "decline",
-]  # fmt: skip
+
+
+def schema_name(game: Game) -> str:
+    """How the game's components are named in the OpenAPI document (``my_game``: ``MyGame``)."""
+    return "".join(part.capitalize() for part in game.name.split("_"))
 
 
 # --- each game's views and events, tagged with the game's name ------------------------------
-# The domain's structs carry no game tag; these subclasses add ``"game"`` so that one schema
-# (a tagged ``oneOf``) describes the views and events of both games. A third game adds a line
-# to each of the two tables below.
+# The domain's structs carry no game tag; these subclasses, built from the registry, add
+# ``"game"`` so that one schema (a tagged ``oneOf``) describes the views and events of every
+# game. Litestar reads them as any struct; only mypy is told less (``TYPE_CHECKING``).
 
 
-class CuccuView(MatchView, frozen=True, tag_field="game", tag="cuccu"):
-    """What a seat (or a spectator) may see of a Cuccù match."""
+def _tagged_view_type(game: Game) -> type[msgspec.Struct]:
+    doc = f"What a seat (or a spectator) may see of a {game.title} match (its rules hide the rest)."
+    return types.new_class(
+        f"{schema_name(game)}View",
+        (game.view_type,),
+        {"frozen": True, "tag_field": "game", "tag": game.name},
+        lambda namespace: namespace.update({"__doc__": doc, "__module__": __name__}),
+    )
 
 
-class Cucco21View(GameView, frozen=True, tag_field="game", tag="cucco21"):
-    """What a seat (or a spectator) may see of a Cucco 21 game (CUCCO21 §9 hides the rest)."""
+def _event_out_type(game: Game) -> type[EventOutBase]:
+    doc = f"A {game.title} event, as the caller may see it."
+    return msgspec.defstruct(  # type: ignore[return-value]
+        f"{schema_name(game)}EventOut",
+        [("event", Annotated[game.event_type, Meta(description=EVENT_DESCRIPTION)])],
+        bases=(EventOutBase,),
+        tag_field="game",
+        tag=game.name,
+        namespace={"__doc__": doc},
+        module=__name__,
+    )
 
 
-AnyView = Annotated[
-    CuccuView | Cucco21View,
-    Meta(description="The match's view, `game` naming its game"),
-]
+EVENT_DESCRIPTION = "The event as the caller may see it"
 
 
-class EventOut(msgspec.Struct, tag_field="game", tag="cuccu"):
-    """A Cuccù event, as the caller may see it."""
+class EventOutBase(msgspec.Struct):
+    """What every game's event entry has besides its event."""
 
     version: Annotated[int, Meta(description="Position of the event in the match's stream")]
-    event: Annotated[Event, Meta(description="The event as the caller may see it")]
+    #: each game's type (``EVENT_OUT_TYPES``) names its own event union here
+    event: Any
 
 
-class Cucco21EventOut(msgspec.Struct, tag_field="game", tag="cucco21"):
-    """A Cucco 21 event, as the caller may see it."""
-
-    version: Annotated[int, Meta(description="Position of the event in the match's stream")]
-    event: Annotated[Cucco21Event, Meta(description="The event as the caller may see it")]
-
-
-AnyEventOut = EventOut | Cucco21EventOut
-
-VIEW_TYPES: dict[str, type[CuccuView] | type[Cucco21View]] = {
-    "cuccu": CuccuView,
-    "cucco21": Cucco21View,
+VIEW_TYPES: dict[str, type[msgspec.Struct]] = {
+    name: _tagged_view_type(game) for name, game in GAMES.items()
 }
-EVENT_OUT_TYPES: dict[str, type[EventOut] | type[Cucco21EventOut]] = {
-    "cuccu": EventOut,
-    "cucco21": Cucco21EventOut,
+EVENT_OUT_TYPES: dict[str, type[EventOutBase]] = {
+    name: _event_out_type(game) for name, game in GAMES.items()
 }
 
+if TYPE_CHECKING:
+    Views: TypeAlias = msgspec.Struct
+    EventOuts: TypeAlias = EventOutBase
+    #: every game's command types (each game accepts its own: ``domain.games``' ``choices``)
+    CommandType: TypeAlias = str
+else:
+    Views = Union[tuple(VIEW_TYPES.values())]  # noqa: UP007 (a union of a tuple of types)
+    EventOuts = Union[tuple(EVENT_OUT_TYPES.values())]  # noqa: UP007
+    CommandType = Literal[tuple(dict.fromkeys(c for g in GAMES.values() for c in g.choices))]
 
-def tagged_view(game: str, view: Any) -> CuccuView | Cucco21View:
+AnyView = Annotated[Views, Meta(description="The match's view, `game` naming its game")]
+AnyEventOut = EventOuts
+
+
+def tagged_view(game: str, view: Any) -> msgspec.Struct:
     """The domain's view of a ``game`` match as the API sends it (with its ``game`` tag)."""
     return VIEW_TYPES[game](*msgspec.structs.astuple(view))
 
@@ -128,88 +138,77 @@ Seed = Annotated[
 
 
 FIRST_DEALER = "Seat that deals first (one of the seats); random if omitted"
-CuccuFirstDealer = Annotated[int, Meta(ge=0, le=CUCCU_MAX_SEATS - 1, description=FIRST_DEALER)]
-Cucco21FirstDealer = Annotated[int, Meta(ge=0, le=CUCCO21_MAX_SEATS - 1, description=FIRST_DEALER)]
 
 
 # --- the creation body: one schema per game -------------------------------------------------
 # ``game`` picks the schema (api.bodies decodes it), so each lists its own options only and an
-# option of the other game is refused by name. A third game adds a struct and a line to
-# CREATE_TYPES.
+# option of another game is refused by name. Each is built from its game's seat bounds and
+# options struct (``Game.options_type``: defaults, bounds and descriptions).
 
 
-class CreateCuccuMatch(msgspec.Struct, forbid_unknown_fields=True):
-    """A new Cuccù match (`game` absent or `cuccu`). A match of bots only is played to its end
-    at once."""
+class CreateMatchBody(Protocol):
+    """What every game's creation body has besides the game's own options."""
 
-    seats: Annotated[
-        list[SeatIn],
-        Meta(
-            min_length=CUCCU_MIN_SEATS,
-            max_length=CUCCU_MAX_SEATS,
-            description=f"{CUCCU_MIN_SEATS} to {CUCCU_MAX_SEATS} seats, in play order",
-        ),
-    ]
-    game: Annotated[
-        Literal["cuccu"],
-        Meta(description="`cuccu`; absent, the match is a Cuccù match"),
-    ] = "cuccu"
-    starting_lives: Annotated[int, Meta(ge=1, le=20, description="Lives per seat (1 to 20)")] = (
-        CUCCU.options["starting_lives"]
+    @property
+    def seats(self) -> list[SeatIn]: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def first_dealer(self) -> int | None: ...
+
+
+def _game_field(game: Game) -> tuple[str, Any] | tuple[str, Any, Any]:
+    if game.name == DEFAULT_GAME:
+        described = Meta(description=f"`{game.name}`; absent, the match is a {game.title} match")
+        return ("game", Annotated[Literal[game.name], described], game.name)
+    return ("game", Annotated[Literal[game.name], Meta(description=f"`{game.name}`")])
+
+
+def _creation_type(game: Game) -> type[msgspec.Struct]:
+    low, high = game.min_seats, game.max_seats
+    tag = (
+        f"`game` absent or `{game.name}`"
+        if game.name == DEFAULT_GAME
+        else f"`game` is `{game.name}`"
     )
-    seed: Seed | None = None
-    first_dealer: CuccuFirstDealer | None = None
-
-
-class CreateCucco21Match(msgspec.Struct, forbid_unknown_fields=True):
-    """A new Cucco 21 game (`game` is `cucco21`). A game of bots only is played to its end at
-    once."""
-
-    seats: Annotated[
-        list[SeatIn],
-        Meta(
-            min_length=CUCCO21_MIN_SEATS,
-            max_length=CUCCO21_MAX_SEATS,
-            description=f"{CUCCO21_MIN_SEATS} to {CUCCO21_MAX_SEATS} seats, in play order",
-        ),
+    own = [
+        (field.encode_name, field.type, field.default)
+        for field in msgspec.structs.fields(game.options_type)
     ]
-    game: Annotated[Literal["cucco21"], Meta(description="`cucco21`")]
-    starting_chips: Annotated[
-        int,
-        Meta(
-            ge=MIN_CHIPS,
-            le=MAX_CHIPS,
-            description=f"Chips per seat ({MIN_CHIPS} to {MAX_CHIPS})",
-        ),
-    ] = CUCCO21.options["starting_chips"]
-    powers: Annotated[bool, Meta(description="The six special cards' powers on or off")] = (
-        CUCCO21.options["powers"]
+    seats = Meta(
+        min_length=low, max_length=high, description=f"{low} to {high} seats, in play order"
     )
-    max_sets: (
-        Annotated[
-            int,
-            Meta(
-                ge=1,
-                le=1000,
-                description="End after this many sets; omitted or null, play until a seat is "
-                "bankrupt",
-            ),
-        ]
-        | None
-    ) = CUCCO21.options["max_sets"]
-    seed: Seed | None = None
-    first_dealer: Cucco21FirstDealer | None = None
+    first_dealer = Annotated[int, Meta(ge=0, le=high - 1, description=FIRST_DEALER)]
+    fields: list[Any] = [
+        ("seats", Annotated[list[SeatIn], seats]),
+        _game_field(game),
+        *own,
+        ("seed", Seed | None, None),
+        ("first_dealer", first_dealer | None, None),
+    ]
+    doc = f"A new {game.title} match ({tag}). A match of bots only is played to its end at once."
+    return msgspec.defstruct(
+        f"Create{schema_name(game)}Match",
+        fields,
+        forbid_unknown_fields=True,
+        namespace={"__doc__": doc},
+        module=__name__,
+    )
 
 
-#: a creation body: its ``game`` names the schema (absent: ``cuccu``)
-CreateMatchIn = CreateCuccuMatch | CreateCucco21Match
-CREATE_TYPES: dict[str, type[CreateCuccuMatch] | type[CreateCucco21Match]] = {
-    "cuccu": CreateCuccuMatch,
-    "cucco21": CreateCucco21Match,
+#: each game's creation body: its ``game`` names the schema (absent: the default game)
+CREATE_TYPES: dict[str, type[msgspec.Struct]] = {
+    name: _creation_type(game) for name, game in GAMES.items()
 }
+if TYPE_CHECKING:
+    CreateMatchIn: TypeAlias = CreateMatchBody
+else:
+    CreateMatchIn = Union[tuple(CREATE_TYPES.values())]  # noqa: UP007
 
 
-def creation_options(body: CreateCuccuMatch | CreateCucco21Match) -> dict[str, Any]:
+def creation_options(body: CreateMatchBody) -> dict[str, Any]:
     """The game's own options of a creation body (what ``Game.options`` names)."""
     return {name: getattr(body, name) for name in GAMES[body.game].options}
 
@@ -220,7 +219,7 @@ class SeatToken(msgspec.Struct):
         str, Meta(description="Secret bearer token of this seat. Shown once, stored only hashed.")
     ]
     view: Annotated[
-        CuccuView | Cucco21View,
+        Views,
         Meta(
             description="This seat's own view (its card, its pending decision): no second "
             "request needed to start playing"
@@ -228,13 +227,37 @@ class SeatToken(msgspec.Struct):
     ]
 
 
-class SeatSummary(msgspec.Struct):
+class SeatRow(msgspec.Struct):
+    """A seat in the matches list; :data:`SeatSummary` adds each game's score field."""
+
     seat: int
     name: str
     kind: Annotated[str, Meta(description="`human`, `bot`, or `open` (not claimed yet)")]
     bot_level: str | None
-    lives: Annotated[int | None, Meta(description="Cuccù: lives left (null in Cucco 21)")] = None
-    chips: Annotated[int | None, Meta(description="Cucco 21: chips (null in Cuccù)")] = None
+
+
+def _score_field(field: str) -> tuple[str, Any, None]:
+    """A seat's score under ``field``: set in the games that name their score so, else null."""
+    games = [game for game in GAMES.values() if game.score.field == field]
+    others = [game.title for game in GAMES.values() if game.score.field != field]
+    said = f"{' and '.join(game.title for game in games)}: {games[0].score.unit}"
+    if others:
+        said += f" (null in {' and '.join(others)})"
+    return (field, Annotated[int | None, Meta(description=said)], None)
+
+
+#: a seat in the matches list, with one field per score name of the games (null in the others)
+if TYPE_CHECKING:
+    SeatSummary: TypeAlias = SeatRow
+else:
+    SeatSummary = msgspec.defstruct(
+        "SeatSummary",
+        [_score_field(field) for field in dict.fromkeys(g.score.field for g in GAMES.values())],
+        bases=(SeatRow,),
+        module=__name__,
+    )
+#: the games whose matches have one winner, named in ``MatchSummary.winner``
+ONE_WINNER = " and ".join(game.title for game in GAMES.values() if game.score.one_winner)
 
 
 class MatchSummary(msgspec.Struct):
@@ -242,9 +265,13 @@ class MatchSummary(msgspec.Struct):
     status: MatchStatus
     created_at: dt.datetime
     updated_at: dt.datetime
-    starting_lives: Annotated[int | None, Meta(description="Cuccù: lives per seat")]
+    starting_lives: Annotated[
+        int | None, Meta(description="Lives per seat, in the games with a `starting_lives` option")
+    ]
     seats: list[SeatSummary]
-    winner: Annotated[int | None, Meta(description="The winning seat once over (Cuccù)")]
+    winner: Annotated[
+        int | None, Meta(description=f"The winning seat once over ({ONE_WINNER}: one winner)")
+    ]
     rounds: int
     version: int
     seeded: bool
@@ -252,13 +279,13 @@ class MatchSummary(msgspec.Struct):
         list[int],
         Meta(description="Seats still waiting to be claimed; round 1 starts when none is left"),
     ] = msgspec.field(default_factory=list)
-    game: Annotated[str, Meta(description="`cuccu` or `cucco21`")] = "cuccu"
+    game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
     options: Annotated[
         dict[str, object],
         Meta(description="The game's creation options (defaults filled in)"),
     ] = msgspec.field(default_factory=dict)
     winners: Annotated[
-        list[int], Meta(description="The winning seats once over (Cucco 21 may have several)")
+        list[int], Meta(description="The winning seats once over (a game may have several)")
     ] = msgspec.field(default_factory=list)
 
 
@@ -270,10 +297,8 @@ class CreatedMatch(msgspec.Struct):
         list[SeatToken],
         Meta(description="One per `human` seat (an `open` seat gets its token when claimed)"),
     ]
-    view: Annotated[
-        CuccuView | Cucco21View, Meta(description="The spectator's view of the new match")
-    ]
-    game: Annotated[str, Meta(description="`cuccu` or `cucco21`")] = "cuccu"
+    view: Annotated[Views, Meta(description="The spectator's view of the new match")]
+    game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
 
 
 class MatchList(msgspec.Struct):
@@ -288,7 +313,7 @@ class MatchOut(msgspec.Struct):
     version: Annotated[int, Meta(description="Number of events in the match's stream")]
     seat: Annotated[int | None, Meta(description="The caller's seat; null for a spectator")]
     view: AnyView
-    game: Annotated[str, Meta(description="`cuccu` or `cucco21`: how to read `view`")] = "cuccu"
+    game: Annotated[str, Meta(description=f"{GAME_NAMES}: how to read `view`")] = DEFAULT_GAME
 
 
 class ClaimIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -311,7 +336,7 @@ class ClaimedSeat(msgspec.Struct):
     version: int
     status: MatchStatus
     view: Annotated[
-        CuccuView | Cucco21View,
+        Views,
         Meta(description="The claimed seat's view (round 1 is dealt once every seat is taken)"),
     ]
     events: Annotated[
@@ -355,7 +380,7 @@ class EventPage(msgspec.Struct):
     next_after: Annotated[
         int | None, Meta(description="Pass as `after` for the next page; null when up to date")
     ]
-    game: Annotated[str, Meta(description="`cuccu` or `cucco21`: how to read `events`")] = "cuccu"
+    game: Annotated[str, Meta(description=f"{GAME_NAMES}: how to read `events`")] = DEFAULT_GAME
 
 
 class Health(msgspec.Struct):

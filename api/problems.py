@@ -17,13 +17,30 @@ from api import service as svc
 from api.models import Problem
 from api.store import SchemaOutOfDate, StoreUnavailable
 from domain.errors import DomainError
+from domain.games import GAMES
 
 log = logging.getLogger(__name__)
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:cuccu:problem:"
 
-#: every problem type the API answers with, for docs and tests
+
+def slug_of(code: str) -> str:
+    """A domain error code's problem type (``not_your_turn``: ``not-your-turn``)."""
+    return code.replace("_", "-")
+
+
+#: domain error code -> (status, problem slug), from every game's ``errors``; a code the
+#: games mark 500 (``invalid_pack``, ``match_exists``: the service built a bad command) can
+#: come from no request, and is answered as the service's own fault
+DOMAIN_ERRORS: dict[str, tuple[int, str]] = {
+    code: (kind.status, slug_of(code))
+    for game in GAMES.values()
+    for code, kind in game.errors.items()
+    if kind.status != 500
+}
+
+#: every problem type the API answers with, for docs and tests: its own, then the games'
 PROBLEM_TYPES = {
     "malformed-request": (400, "Malformed request"),
     "missing-token": (401, "Missing seat token"),
@@ -33,14 +50,8 @@ PROBLEM_TYPES = {
     "seat-not-found": (404, "Seat not found"),
     "not-found": (404, "Not found"),
     "method-not-allowed": (405, "Method not allowed"),
-    "not-your-turn": (409, "Not your turn"),
-    "illegal-choice": (409, "Choice not allowed now"),
     "stale-version": (409, "Stale expected_version"),
-    "match-over": (409, "Match is over"),
-    "round-in-progress": (409, "A round is in progress"),
     "match-not-finished": (409, "Match not finished"),
-    "seats-open": (409, "Seats still open"),
-    "seat-taken": (409, "Seat already taken"),
     "conflict": (409, "Too much contention"),
     "body-too-large": (413, "Request body too large"),
     "unsupported-media-type": (415, "Unsupported media type"),
@@ -51,6 +62,12 @@ PROBLEM_TYPES = {
     "rate-limited": (429, "Too many requests"),
     "database-unavailable": (503, "Database unavailable"),
     "internal-error": (500, "Internal error"),
+    **{
+        slug_of(code): (kind.status, kind.title)
+        for game in GAMES.values()
+        for code, kind in game.errors.items()
+        if kind.status != 500
+    },
 }
 
 _BY_STATUS = {
@@ -99,19 +116,6 @@ SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
     svc.InvalidRequest: (422, "validation-error"),
     svc.UnknownGame: (422, "unknown-game"),
     svc.InvalidOptions: (422, "invalid-config"),
-}
-
-#: domain error code -> (status, problem slug); the codes missing here (match_exists,
-#: match_not_started, unknown_seat, invalid_pack) can only come from a command the service
-#: built wrongly, never from a request: they are 500s
-DOMAIN_ERRORS: dict[str, tuple[int, str]] = {
-    "not_your_turn": (409, "not-your-turn"),
-    "illegal_choice": (409, "illegal-choice"),
-    "match_over": (409, "match-over"),
-    "round_in_progress": (409, "round-in-progress"),
-    "seats_open": (409, "seats-open"),
-    "seat_taken": (409, "seat-taken"),
-    "invalid_config": (422, "invalid-config"),
 }
 
 

@@ -47,7 +47,7 @@ from api.store.seals import Sealer
 from api.turns import Step, _meta, advance, rng_for
 from domain.envelope import GENESIS_HASH
 from domain.errors import DomainError
-from domain.games import CUCCU, DEFAULT_GAME, GAMES, Game, by_name
+from domain.games import DEFAULT_GAME, GAMES, Game, by_name
 from domain.seats import SeatSpec
 
 __all__ = [
@@ -241,7 +241,7 @@ def step_metas(steps: Sequence[Step]) -> list[dict[str, Any]]:
     return [meta for step in steps for meta in [_meta(step)] * len(step.events)]
 
 
-def summary_of(state: Any, game: Game = CUCCU, *, seats: bool = False) -> MatchSummary:
+def summary_of(state: Any, game: Game, *, seats: bool = False) -> MatchSummary:
     """The matches row after ``state``; ``seats`` also rewrites the stored seats (claims)."""
     standing = game.summary(state)
     return MatchSummary(

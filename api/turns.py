@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games import CUCCU, Game, by_name
+from domain.games import Game, by_name
 from domain.games.game import HOST
 
 
@@ -63,7 +63,7 @@ class Step:
     actor: str
     events: list[Any]
     #: the game's name (a step crosses back from a worker process by pickling)
-    game: str = CUCCU.name
+    game: str
 
 
 def _meta(step: Step) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def _meta(step: Step) -> dict[str, Any]:
     return {"actor": step.actor, "command": by_name(step.game).command_meta(step.command)}
 
 
-def advance(state: Any, seed: int | None, game: Game | str = CUCCU) -> tuple[Any, list[Step]]:
+def advance(state: Any, seed: int | None, game: Game | str) -> tuple[Any, list[Step]]:
     """Let the host and the bots act until a person must decide or the match is over
     (who acts is the game's ``automatic_turn``)."""
     if isinstance(game, str):  # from a worker process: the name crosses, not the functions

@@ -421,7 +421,7 @@ def sample_batches(matches: int, seed: int) -> list[list[list[str]]]:
     batches: list[list[list[str]]] = []
     for m in range(matches):
         state, _ = apply(initial_state(), CreateMatch(seats, 3, m % 4))
-        state, _ = advance(state, seed + m)
+        state, _ = advance(state, seed + m, CUCCU)
         prev = GENESIS_HASH
         while (decision := pending(state)) is not None:
             if decision.kind == "next_round":
@@ -431,8 +431,8 @@ def sample_batches(matches: int, seed: int) -> list[list[list[str]]]:
             else:
                 command = Choose(0, rng.choice(decision.choices))  # type: ignore[arg-type]
             state, events = apply(state, command)
-            steps = [Step(command, "seat:0", events)]
-            state, more = advance(state, seed + m)
+            steps = [Step(command, "seat:0", events, CUCCU.name)]
+            state, more = advance(state, seed + m, CUCCU)
             steps += more
             rows = []
             for step in steps:

@@ -28,7 +28,7 @@ from domain.games.cucco21.decide import apply  # noqa: E402
 from domain.games.cucco21.state import GameState, initial_state  # noqa: E402
 from domain.games.cucco21.views import view  # noqa: E402
 from domain.games.cuccu.commands import SeatSpec  # noqa: E402
-from viewer.simulate import bot_match  # noqa: E402
+from viewer.games.cuccu import bot_match  # noqa: E402
 
 
 def cucco21_game(seed: int) -> list[object]:

@@ -12,7 +12,7 @@ a seat may:
 
 No fair seat can know more than ``sees-hands`` about the hands, so with this search its win rate
 brackets the fair expert's from above. It exists only here: the oracle is handed the game state
-through ``oracles`` (api/tournament_cucco21.py), which nothing in the product passes.
+through ``oracles`` (api/games/cucco21.py), which nothing in the product passes.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api.tournament import wilson_interval  # noqa: E402
-from api.tournament_cucco21 import run_cucco21_tournament  # noqa: E402
+from api.games.cucco21 import run_cucco21_tournament  # noqa: E402
+from api.tally import wilson_interval  # noqa: E402
 from domain.games.cucco21.bots.expert import DECK_TOP, World, search  # noqa: E402
 from domain.games.cucco21.bots.tournament import Oracle  # noqa: E402
 from domain.games.cucco21.state import GameState  # noqa: E402

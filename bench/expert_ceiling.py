@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api.tournament import Oracle, run_tournament  # noqa: E402
+from api.games.cuccu import Oracle, run_tournament  # noqa: E402
 from domain.games.cuccu.bots.expert import PACK_SIZE, account, best_choice, in_play_positions  # noqa: E402
 from domain.games.cuccu.state import MatchState  # noqa: E402
 from domain.games.cuccu.views import MatchView  # noqa: E402

@@ -32,7 +32,7 @@ from domain.envelope import (  # noqa: E402
 )
 from domain.games import CUCCU  # noqa: E402
 from domain.games.cuccu.events import Event, decode_event, encode_event  # noqa: E402
-from viewer.simulate import bot_match  # noqa: E402
+from viewer.games.cuccu import bot_match  # noqa: E402
 
 META = {"actor": "bot:basic", "command": {"type": "choose", "seat": 2, "choice": "keep"}}
 STAMP = "2026-12-01T09:00:00.123456Z"

@@ -22,8 +22,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from domain.audit import audit, chain, parse_ndjson, to_ndjson  # noqa: E402
 from domain.games.cuccu.events import RoundEnded  # noqa: E402
-from viewer.replay_model import Replay  # noqa: E402
-from viewer.simulate import long_match  # noqa: E402
+from viewer.games.cuccu import long_match  # noqa: E402
+from viewer.games.cuccu_replay import Replay  # noqa: E402
 
 APP = str(ROOT / "viewer" / "app.py")
 LOAD_TARGET, STEP_TARGET = 2.0, 0.200

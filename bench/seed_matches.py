@@ -66,6 +66,7 @@ def play(index: int, first_seed: int) -> tuple[str, list[str], list[str]]:
     from api.service import Step, _meta, advance, rng_for, summary_of
     from domain.envelope import GENESIS_HASH, chain_hash, record_body
     from domain.event_codec import event_type
+    from domain.games import CUCCU
     from domain.games.cuccu.commands import CreateMatch
     from domain.games.cuccu.decide import apply
     from domain.games.cuccu.events import encode_event
@@ -77,12 +78,12 @@ def play(index: int, first_seed: int) -> tuple[str, list[str], list[str]]:
     dealer = rng_for(seed, 0, "first_dealer").randrange(len(specs))
     command = CreateMatch(seats=tuple(specs), starting_lives=LIVES, first_dealer=dealer)
     state, events = apply(initial_state(), command)
-    state, steps = advance(state, seed)
-    steps = [Step(command, "creator", events), *steps]
+    state, steps = advance(state, seed, CUCCU)
+    steps = [Step(command, "creator", events, CUCCU.name), *steps]
     match_id = str(uuid.UUID(int=random.Random(seed).getrandbits(128), version=4))
     created = EPOCH + dt.timedelta(seconds=index)
     stamp = created.isoformat()
-    summary = summary_of(state)
+    summary = summary_of(state, CUCCU)
     winner = summary.winners[0] if len(summary.winners) == 1 else "\\N"
     seats_json = msgspec.json.encode([msgspec.to_builtins(s) for s in specs]).decode()
     match_line = "\t".join(

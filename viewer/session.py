@@ -10,10 +10,8 @@ import streamlit as st
 from api.keys import KeyRing
 from api.signing import SealCheck, check_seal
 from domain.audit import AuditRecord, AuditReport, audit, chain, parse_export
-from viewer.games import game_of
-from viewer.games.cucco21 import Replay21
-from viewer.replay_model import Replay
-from viewer.simulate import bot_game21, bot_match
+from viewer.games import PRESENTATIONS, game_of
+from viewer.games.steps import Steps
 
 _KEY = "cuccu_open_match"
 
@@ -23,12 +21,13 @@ class OpenMatch:
     label: str
     match_id: str | None
     records: Sequence[AuditRecord]
-    replay: Replay | Replay21
+    replay: Steps  # the game's own (``viewer.games``)
     report: AuditReport
+    #: the registry name of the game its first event names
+    game: str
     #: the service's signature checked against the keys of the API the viewer uses (None for
     #: a sample, which no service recorded)
     signature: SealCheck | None = None
-    game: str = "cuccu"  # the registry name of the game its first event names
     #: the id of the key the export's seal names (None without a seal)
     seal_key: str | None = None
 
@@ -36,8 +35,8 @@ class OpenMatch:
 def build(label: str, records: Sequence[AuditRecord], match_id: str | None = None) -> OpenMatch:
     """A log of any game, replayed by that game's presentation and audited by the one audit."""
     game = game_of([r.event for r in records[:1]])
-    replay = Replay21(records) if game == "cucco21" else Replay(records)
-    return OpenMatch(label, match_id, records, replay, audit(records), game=game)
+    replay = PRESENTATIONS[game].replay(records)
+    return OpenMatch(label, match_id, records, replay, audit(records), game)
 
 
 def from_ndjson(
@@ -52,11 +51,9 @@ def from_ndjson(
     return opened
 
 
-def sample(seed: int, label: str, game: str = "cuccu") -> OpenMatch:
+def sample(seed: int, label: str, game: str) -> OpenMatch:
     """A seeded bot match of ``game``, played here (no API needed)."""
-    if game == "cucco21":
-        return build(label, chain(bot_game21(seed)))
-    return build(label, chain(bot_match(seed, levels=("basic", "random"))))
+    return build(label, chain(PRESENTATIONS[game].sample(seed)))
 
 
 def current() -> OpenMatch | None:

@@ -23,6 +23,7 @@ from api import metrics
 from api.bodies import CreateMatchDTO
 from api.logs import note_seat
 from api.models import (
+    CREATE_TYPES,
     EVENT_OUT_TYPES,
     AnyEventOut,
     ClaimedSeat,
@@ -31,8 +32,6 @@ from api.models import (
     CommandOut,
     CreatedMatch,
     CreateMatchIn,
-    Cucco21View,
-    CuccuView,
     EventPage,
     MatchList,
     MatchOut,
@@ -40,6 +39,7 @@ from api.models import (
     MatchSummary,
     SeatSummary,
     SeatToken,
+    Views,
     creation_options,
     tagged_view,
 )
@@ -47,7 +47,7 @@ from api.problems import UNAVAILABLE_RETRY_AFTER, problem_slug, responses
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
-from domain.games import Game
+from domain.games import DEFAULT_GAME, GAMES, Game, by_name
 
 T = TypeVar("T")
 BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
@@ -101,30 +101,26 @@ async def caller_seat(
     return seat
 
 
-#: the name the list gives each game's score per seat (``MatchRecord.standing``)
-SCORE_FIELD = {"cuccu": "lives", "cucco21": "chips"}
-
-
 def summarize(r: MatchRecord) -> MatchSummary:
-    score = SCORE_FIELD.get(r.game, "lives")
-    cuccu = r.game == "cuccu"
+    # each seat's score under its game's name for it (``MatchRecord.standing``)
+    score = by_name(r.game).score
     return MatchSummary(
         match_id=r.id,
         status=r.status,  # type: ignore[arg-type]
         created_at=r.created_at,
         updated_at=r.updated_at,
-        starting_lives=r.options.get("starting_lives") if cuccu else None,
+        starting_lives=r.options.get("starting_lives"),
         seats=[
             SeatSummary(
                 seat=i,
                 name=str(s.get("name", "")),
                 kind=str(s.get("kind", "")),
                 bot_level=s.get("bot_level"),
-                **{score: r.standing[i] if i < len(r.standing) else 0},
+                **{score.field: r.standing[i] if i < len(r.standing) else 0},
             )
             for i, s in enumerate(r.seats)
         ],
-        winner=r.winners[0] if cuccu and r.winners else None,
+        winner=r.winners[0] if score.one_winner and r.winners else None,
         rounds=r.rounds,
         version=r.version,
         seeded=r.seed is not None,
@@ -142,7 +138,7 @@ def event_outs(
     return [out(version=v, event=redact(e, seat, reveal_all=over)) for v, e in numbered]
 
 
-def view_of(game: Game, state: Any, seat: int | None) -> CuccuView | Cucco21View:
+def view_of(game: Game, state: Any, seat: int | None) -> Views:
     """What ``seat`` (None: a spectator) may see now, tagged with the game."""
     return tagged_view(game.name, game.view(state, seat))
 
@@ -170,12 +166,25 @@ def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
         raise InvalidRequest("`cursor` is not a cursor of this API") from exc
 
 
+def _schemas_by_game() -> str:
+    def which(name: str) -> str:
+        default = f" or absent ({GAMES[name].title} is the default)" if name == DEFAULT_GAME else ""
+        return f"`{CREATE_TYPES[name].__name__}` when `game` is `{name}`{default}"
+
+    return ", ".join(which(name) for name in GAMES)
+
+
 CREATE_BODY = (
-    "One schema per game, chosen by `game`: `CreateCuccuMatch` when `game` is `cuccu` or "
-    "absent (Cuccù is the default), `CreateCucco21Match` when it is `cucco21`. Each takes "
-    "only its own game's options: an option of the other game is 422 `invalid-config` "
-    "naming it, and another `game` is 422 `unknown-game`, which lists the games."
+    f"One schema per game, chosen by `game`: {_schemas_by_game()}. Each takes only its own "
+    "game's options: an option of another game is 422 `invalid-config` naming it, and another "
+    "`game` is 422 `unknown-game`, which lists the games."
 )
+
+THREE_SEATS = [
+    {"name": "Ann"},
+    {"name": "Bo", "kind": "bot", "bot_level": "expert"},
+    {"name": "Cy", "kind": "bot", "bot_level": "basic"},
+]
 
 CREATE_EXAMPLES = [
     Example(
@@ -188,7 +197,6 @@ CREATE_EXAMPLES = [
                 {"name": "Cy", "kind": "bot", "bot_level": "random"},
                 {"name": "Di", "kind": "bot", "bot_level": "basic"},
             ],
-            "starting_lives": 3,
         },
     ),
     Example(
@@ -208,37 +216,43 @@ CREATE_EXAMPLES = [
         summary="A reproducible match of bots, played to its end at once",
         value={
             "seats": [{"name": f"bot{i}", "kind": "bot", "bot_level": "basic"} for i in range(4)],
-            "starting_lives": 2,
             "seed": 42,
         },
     ),
-    Example(
-        id="cucco21",
-        summary="A Cucco 21 game against two bots, with powers, ending after three sets",
-        value={
-            "game": "cucco21",
-            "seats": [
-                {"name": "Ann"},
-                {"name": "Bo", "kind": "bot", "bot_level": "expert"},
-                {"name": "Cy", "kind": "bot", "bot_level": "basic"},
-            ],
-            "starting_chips": 15,
-            "powers": True,
-            "max_sets": 3,
-        },
+    # one per game, with each of its options spelled out (at its default)
+    *(
+        Example(
+            id=name,
+            summary=f"A {game.title} match against two bots, every option given",
+            value={"game": name, "seats": THREE_SEATS, **game.options},
+        )
+        for name, game in GAMES.items()
     ),
 ]
 
-COMMAND_EXAMPLES = [
-    Example(id="keep", summary="Keep your card", value={"type": "keep"}),
-    Example(
-        id="exchange_at",
-        summary="Exchange, only if the match is still at version 12",
-        value={"type": "exchange", "expected_version": 12},
-    ),
-    Example(id="inn", summary="Ask the innkeeper to pay", value={"type": "inn_ask_pay"}),
-    Example(id="next_round", summary="Deal the next round", value={"type": "next_round"}),
-]
+
+def _command_examples() -> list[Example]:
+    """One choice of each game that no game before it has, and the same with a version."""
+    shown: set[str] = {"next_round"}
+    examples = []
+    for name, game in GAMES.items():
+        choice = next(c for c in game.choices if c not in shown)
+        shown.add(choice)
+        summary = f"{game.title}: `{choice}`"
+        examples.append(Example(id=f"{name}_{choice}", summary=summary, value={"type": choice}))
+    first = GAMES[DEFAULT_GAME].choices[0]
+    return [
+        *examples,
+        Example(
+            id="at_version",
+            summary=f"`{first}`, only if the match is still at version 12",
+            value={"type": first, "expected_version": 12},
+        ),
+        Example(id="next_round", summary="Deal the next round", value={"type": "next_round"}),
+    ]
+
+
+COMMAND_EXAMPLES = _command_examples()
 
 
 class MatchController(Controller):

@@ -9,15 +9,43 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import msgspec
 
 from domain.audit_record import GameAudit
+from domain.errors import ErrorKind
 from domain.seats import SeatSpec
 
 #: ``automatic_turn``'s answer when the host (the service, with its randomness) must act
 HOST: Final = "host"
+
+
+class HostedState(Protocol):
+    """What hosts read of any game's state; the rest is the game's own, passed back to it."""
+
+    @property
+    def version(self) -> int:
+        """The number of events folded into the state."""
+
+    @property
+    def status(self) -> str:
+        """``new``, ``between_rounds``, ``in_round`` or ``over``."""
+
+    @property
+    def seats(self) -> tuple[SeatSpec, ...]:
+        """Who sits where: names, kinds and bot levels."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """Each seat's score in a game's own unit: what a matches row names ``field``
+    (``"lives"``, ``"chips"``) and people read as ``unit`` (``"lives left"``); ``one_winner``
+    when a finished match always has exactly one winning seat."""
+
+    field: str
+    unit: str
+    one_winner: bool
 
 
 class Standing(msgspec.Struct, frozen=True):
@@ -48,33 +76,31 @@ class LegacyFormat:
 class Game:
     """A Decider and what surrounds it.
 
-    Types are ``Any`` at this seam on purpose: each game has its own state, command and event
-    unions, and the adapters treat them as opaque values they pass back to the same game.
+    A state is a :class:`HostedState` (what hosts read of it); commands, events and views are
+    ``Any`` at this seam on purpose: each game has its own unions, and the adapters treat them
+    as opaque values they pass back to the same game (or encode with the types named here).
+    Every field is read by some host (api/, viewer/, the audit, the scenario runner).
     """
 
     #: the registry key, stored in the API as ``"game"``
     name: str
+    #: the game's name for people (``"Cucco 21"``), in the API's descriptions and the CLI
+    title: str
     #: the type tag of the event that opens every match of this game (how a log names its game)
     created_event: str
-    #: the msgspec unions, for decoding commands and events of this game
-    command_type: Any
+    #: the msgspec union of its events, and the struct a seat's view is: the API's schema
+    #: tags them with the game's name (``api.models``)
     event_type: Any
-    initial: Callable[[], Any]
-    decide: Callable[[Any, Any], list[Any]]
+    view_type: type[msgspec.Struct]
+    initial: Callable[[], HostedState]
     #: ``decide`` that also returns the state after the new events (one fold, not two)
     apply: Callable[[Any, Any], tuple[Any, list[Any]]]
     evolve: Callable[[Any, Any], Any]
     fold: Callable[..., Any]
-    #: who must decide what now; a decision with ``seat is None`` is the host's (a shuffle)
-    pending: Callable[[Any], Any]
     #: what ``seat`` (``None``: a spectator) may see of the state, and of one event
     view: Callable[..., Any]
     redact: Callable[..., Any]
     is_over: Callable[[Any], bool]
-    encode_event: Callable[[Any], bytes]
-    decode_events: Callable[[bytes | str], list[Any]]
-    #: the tag of an event (``"card_dealt"``)
-    event_name: Callable[[Any], str]
     #: a stored record's event: its ``type``, ``schema`` version and ``data`` JSON, upcast to
     #: today's version (``domain.envelope``); event type tags are unique within a game only
     read_event: Callable[[str, int, bytes], Any]
@@ -86,11 +112,20 @@ class Game:
     play_scenario: Callable[[dict[str, Any]], dict[str, Any]]
 
     # --- hosting (api/): what the adapters need so that they know no game's rules ----------
+    #: how many seats a match has, at least and at most
+    min_seats: int
+    max_seats: int
+    #: each seat's score in the matches list (``Standing.standing``)
+    score: Score
+    #: the options ``create_command`` takes besides seats and first dealer: a struct whose
+    #: fields carry their defaults, bounds and descriptions (the API's creation body adds
+    #: them to the seats, seed and first dealer every game has)
+    options_type: type[msgspec.Struct]
     #: the command that opens a match: its seats, its first dealer and the game's own options
-    #: (validated names only: ``option_names``); the game's ``decide`` refuses a bad config
+    #: (the names of ``options``); the game's ``decide`` refuses a bad config
     create_command: Callable[[tuple[SeatSpec, ...], int, Mapping[str, Any]], Any]
-    #: the options ``create_command`` takes besides seats and first dealer, with defaults
-    options: Mapping[str, Any]
+    #: every ``DomainError`` code its ``decide`` raises, and how a host answers it
+    errors: Mapping[str, ErrorKind]
     #: who acts when no person must: ``HOST`` (a deal or shuffle), a bot's seat, or None
     automatic_turn: Callable[[Any], str | int | None]
     #: the host's command for the step it must answer now, with chance drawn from ``rng``
@@ -114,3 +149,13 @@ class Game:
     summary: Callable[[Any], Standing]
     #: how this game's envelope-1 records read (only the game that predates envelope 2 has any)
     legacy: LegacyFormat | None = None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The game's options by name, with their defaults."""
+        return {
+            field.encode_name: (
+                field.default_factory() if field.default is msgspec.NODEFAULT else field.default
+            )
+            for field in msgspec.structs.fields(self.options_type)
+        }

@@ -34,7 +34,7 @@ from domain.games.cuccu.events import (
     RoundScored,
     RoundStarted,
 )
-from viewer.simulate import bot_match
+from viewer.games.cuccu import bot_match
 
 LEVELS = ("basic", "random")
 FIXTURES = Path(__file__).parent / "fixtures"

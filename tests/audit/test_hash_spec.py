@@ -18,7 +18,7 @@ from api.keystore import KeyStore
 from api.signing import seal_line
 from domain.audit import AuditInputError, audit, chain, parse_export, to_ndjson
 from domain.games.cuccu.events import Event, MatchCreated
-from viewer.simulate import bot_match
+from viewer.games.cuccu import bot_match
 
 MATCH = "0f0e0d0c-0b0a-4908-8706-050403020100"
 #: a seat name with every kind of character the canonical JSON rules name

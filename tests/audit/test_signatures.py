@@ -17,7 +17,7 @@ from api.keystore import KeyStore
 from api.signing import Signer, check_seal, seal_line
 from domain.audit import audit, chain, parse_export, to_ndjson
 from domain.games.cuccu.events import Event, MatchCreated
-from viewer.simulate import bot_match
+from viewer.games.cuccu import bot_match
 
 MATCH_A = "aaaaaaaa-0000-4000-8000-000000000001"
 MATCH_B = "bbbbbbbb-0000-4000-8000-000000000002"

@@ -11,7 +11,7 @@ import pytest
 from api.cli import main
 from api.export import export_lines
 from domain.audit import chain, parse_ndjson, to_ndjson
-from viewer.simulate import bot_match
+from viewer.games.cuccu import bot_match
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

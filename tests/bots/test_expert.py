@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from api.tournament import run_tournament
+from api.games.cuccu import run_tournament
 from domain.games.cuccu.bots import POLICIES, choose
 from domain.games.cuccu.bots.expert import expert_choice
 from domain.games.cuccu.cards import is_special, rank

@@ -13,16 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from api.tournament import (
-    ProgressBar,
-    format_result,
-    match_rng,
-    percentile,
-    play_match,
-    run_tournament,
-    seated_levels,
-    wilson_interval,
-)
+from api.games.cuccu import format_result, play_match, run_tournament
+from api.tally import ProgressBar, match_rng, percentile, seated_levels, wilson_interval
 from domain.errors import DomainError
 from domain.games.cuccu.bots import basic_choice
 from domain.games.cuccu.state import MatchState
@@ -146,7 +138,7 @@ def test_a_failing_seat_in_a_worker_process_stops_the_tournament_with_its_error(
     # Run apart, with a deadline: when the error could not be unpickled, the pool waited
     # forever for the result, and a hang must fail this test rather than stall the suite.
     script = (
-        "from api.tournament import run_tournament\n"
+        "from api.games.cuccu import run_tournament\n"
         "from tests.bots.test_tournament import _broken\n"
         "run_tournament(['broken', 'basic'], 4, 1, 2, progress=False, oracles={'broken': _broken})"
     )

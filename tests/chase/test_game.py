@@ -25,6 +25,8 @@ from domain.games.chase.events import (
     Event,
     LifeLost,
     RoundStarted,
+    decode_events,
+    encode_event,
 )
 from domain.games.chase.state import MatchState, initial_state
 from domain.games.chase.views import redact, view
@@ -73,7 +75,7 @@ def test_a_match_through_the_seam_with_bots_and_the_host() -> None:
         state, events = CHASE.apply(state, command)
         log.extend(events)
     assert CHASE.fold(log) == state
-    assert CHASE.decode_events(b"[" + b",".join(map(CHASE.encode_event, log)) + b"]") == log
+    assert decode_events(b"[" + b",".join(map(encode_event, log)) + b"]") == log
     summary = CHASE.summary(state)
     assert summary.status == "over" and summary.winners == (state.winner,)
     assert sum(1 for lives in summary.standing if lives > 0) == 1

@@ -9,7 +9,7 @@ from contextlib import redirect_stdout
 import pytest
 from msgspec.structs import replace
 
-from api.tournament_cucco21 import format_cucco21_result, run_cucco21_tournament
+from api.games.cucco21 import format_cucco21_result, run_cucco21_tournament
 from domain.games.cucco21.bots import POLICIES, choose
 from domain.games.cucco21.bots.basic import basic_choice
 from domain.games.cucco21.bots.expert import account, expert_choice, sample_world, search
@@ -20,8 +20,10 @@ from domain.games.cucco21.cards import CARDS, value
 from domain.games.cucco21.commands import Choose, StartRound
 from domain.games.cucco21.conformance import position
 from domain.games.cucco21.decide import apply
+from domain.games.cucco21.events import decode_events, encode_event
 from domain.games.cucco21.evolve import fold
 from domain.games.cucco21.game import GAME
+from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState
 from domain.games.cucco21.views import GameView, view
 
@@ -161,7 +163,7 @@ def test_expert_never_reads_hidden_cards() -> None:
     state: GameState = fold(record.events[:1])
     for event in record.events[1:]:
         state = fold([event], state)
-        step = GAME.pending(state)
+        step = pending(state)
         if step is None or step.seat is None or step.kind != "turn" or compared >= 4:
             continue
         rnd = state.round
@@ -197,9 +199,7 @@ def test_a_seeded_game_replays_exactly_and_folds_to_its_end() -> None:
     assert first.events == again.events and first.winners == again.winners
     state: GameState = fold(first.events)
     assert GAME.is_over(state) and state.winners == first.winners
-    assert GAME.decode_events(b"[" + b",".join(map(GAME.encode_event, first.events)) + b"]") == (
-        first.events
-    )
+    assert decode_events(b"[" + b",".join(map(encode_event, first.events)) + b"]") == (first.events)
 
 
 def test_choose_refuses_a_step_without_a_seat() -> None:

@@ -13,6 +13,7 @@ from domain.games.cucco21.config import Config
 from domain.games.cucco21.events import DeckShuffled, SeatClaimed
 from domain.games.cucco21.fairness import commitment, shuffled
 from domain.games.cucco21.game import GAME
+from domain.games.cucco21.pending import pending
 from domain.games.cucco21.views import redact, view
 from domain.seats import SeatSpec
 
@@ -29,7 +30,7 @@ def test_a_bad_configuration_is_refused_with_every_reason() -> None:
 def test_the_first_deck_is_a_seatless_shuffle_committed_and_hidden() -> None:
     config = Config((SeatSpec("a"), SeatSpec("b", "bot", "basic")))
     state, _ = GAME.apply(GAME.initial(), CreateGame(config))
-    step = GAME.pending(state)
+    step = pending(state)
     assert step is not None and step.kind == "shuffle" and step.seat is None and step.pile == 42
     with pytest.raises(DomainError, match="permutation"):
         GAME.apply(state, Shuffle(CARDS[1:], "00" * 16))
@@ -45,14 +46,14 @@ def test_the_first_deck_is_a_seatless_shuffle_committed_and_hidden() -> None:
     )
     hidden = redact(deck, 0)
     assert isinstance(hidden, DeckShuffled) and hidden.order is None and hidden.salt is None
-    assert GAME.pending(state) is not None and view(state, None).deck_size == 42
+    assert pending(state) is not None and view(state, None).deck_size == 42
 
 
 def test_open_seats_are_claimed_before_the_first_round() -> None:
     config = Config((SeatSpec("a"), SeatSpec("?", "open"), SeatSpec("c", "bot", "expert")))
     state, _ = GAME.apply(GAME.initial(), CreateGame(config))
     state, _ = GAME.apply(state, shuffled(CARDS, random.Random(1)))
-    step = GAME.pending(state)
+    step = pending(state)
     assert step is not None and step.kind == "claim_seat"
     with pytest.raises(DomainError) as error:
         GAME.apply(state, StartRound())
@@ -63,7 +64,7 @@ def test_open_seats_are_claimed_before_the_first_round() -> None:
     state, events = GAME.apply(state, ClaimSeat(1, "Bea"))
     assert events == [SeatClaimed(1, "Bea")] and state.seats[1] == SeatSpec("Bea", "human")
     state, _ = GAME.apply(state, StartRound())
-    step = GAME.pending(state)
+    step = pending(state)
     assert step is not None and step.kind == "turn"
     with pytest.raises(DomainError) as error:
         GAME.apply(state, ClaimSeat(1, "late"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from api.bots_pool import BotPool
+from domain.games import CUCCU
 from domain.games.cuccu.commands import CreateMatch
 from domain.games.cuccu.decide import apply
 from domain.games.cuccu.state import initial_state
@@ -25,7 +26,7 @@ def _expert_table() -> object:
 async def test_other_work_runs_while_the_pool_starts() -> None:
     pool = BotPool(1)
     try:
-        first = asyncio.create_task(pool.advance(_expert_table(), seed=7))
+        first = asyncio.create_task(pool.advance(_expert_table(), seed=7, game=CUCCU))
         await asyncio.sleep(0)  # the task's first step: it needs the pool, which is not there
         turns_while_starting = 0
         while not first.done():  # the loop turns: another request's work would run here
@@ -38,7 +39,9 @@ async def test_other_work_runs_while_the_pool_starts() -> None:
         assert pool.ready and steps
         # a second table arriving during a start waits for the same pool; none starts again
         executor = pool._executor
-        await asyncio.gather(pool.advance(_expert_table(), 8), pool.advance(_expert_table(), 9))
+        await asyncio.gather(
+            pool.advance(_expert_table(), 8, CUCCU), pool.advance(_expert_table(), 9, CUCCU)
+        )
         assert pool._executor is executor
     finally:
         pool.close()
@@ -47,7 +50,7 @@ async def test_other_work_runs_while_the_pool_starts() -> None:
 async def test_concurrent_first_tables_share_one_start() -> None:
     pool = BotPool(1)
     try:
-        results = await asyncio.gather(*(pool.advance(_expert_table(), s) for s in range(3)))
+        results = await asyncio.gather(*(pool.advance(_expert_table(), s, CUCCU) for s in range(3)))
         assert all(steps for _, steps in results)
         assert pool.ready
     finally:

@@ -13,7 +13,7 @@ import pytest
 from domain.audit import chain, to_ndjson
 from tests.viewer.browser import ARGS, CHROMIUM, TIMEOUT_MS, cuccu_run, need_browser
 from tests.viewer.support import ROOT, Api, free_port, stop, wait_http
-from viewer.simulate import bot_match
+from viewer.games.cuccu import bot_match
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -15,9 +15,9 @@ from playwright.sync_api import expect
 from domain.audit import audit, chain, to_ndjson
 from tests.viewer.browser import choose_language, main_text, settle
 from tests.viewer.support import Api
+from viewer.games.cucco21 import bot_game21
 from viewer.games.play21 import request_body
 from viewer.i18n import tr, trn
-from viewer.simulate import bot_game21
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from domain.audit import chain, to_ndjson
 from tests.viewer.browser import choose_language, main_text, settle
 from tests.viewer.support import Api
-from viewer.simulate import bot_match
+from viewer.games.cuccu import bot_match
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

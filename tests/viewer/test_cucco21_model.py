@@ -31,6 +31,7 @@ from domain.seats import SeatSpec
 from viewer.games import game_of, game_of_summary
 from viewer.games.cucco21 import (
     Replay21,
+    bot_game21,
     caption,
     card_words,
     chips_curve,
@@ -42,7 +43,6 @@ from viewer.games.cucco21 import (
 from viewer.games.play21 import SeenEvent21, round_ending
 from viewer.i18n import LANGS, Lang
 from viewer.session import build
-from viewer.simulate import bot_game21
 from viewer.table import PACK, render
 
 

@@ -16,11 +16,11 @@ from domain.games.cuccu.pending import pending
 from domain.games.cuccu.state import MatchState, initial_state
 from domain.games.cuccu.views import view
 from domain.seats import SeatSpec
-from viewer.board import action, frame_drawing, view_drawing
 from viewer.coach import advise
-from viewer.replay_model import Replay
-from viewer.simulate import bot_match
-from viewer.stats import lives_curve
+from viewer.games.cuccu import bot_match
+from viewer.games.cuccu_board import action, frame_drawing, view_drawing
+from viewer.games.cuccu_replay import Replay
+from viewer.games.cuccu_stats import lives_curve
 from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing, render
 
 

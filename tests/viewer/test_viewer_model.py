@@ -15,12 +15,12 @@ from domain.games.cuccu.events import (
     RoundScored,
 )
 from domain.games.cuccu.views import view
-from viewer.captions import caption, card_name
+from viewer.games.cuccu import bot_match
+from viewer.games.cuccu_captions import caption, card_name
+from viewer.games.cuccu_replay import Replay
+from viewer.games.cuccu_stats import lives_curve, tallies
 from viewer.i18n import LANGS, tr
-from viewer.replay_model import Replay
 from viewer.rules import rules_text
-from viewer.simulate import bot_match
-from viewer.stats import lives_curve, tallies
 
 
 def test_every_event_of_many_matches_has_a_caption_in_every_language() -> None:

@@ -11,8 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from domain.audit import chain, parse_export, to_ndjson
 from tests.viewer.support import APP, Api
+from viewer.games.cucco21 import bot_game21
 from viewer.i18n import LANGS
-from viewer.simulate import bot_game21
 
 DOWN = "http://127.0.0.1:9"  # nothing listens there
 

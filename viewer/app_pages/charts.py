@@ -1,88 +1,17 @@
-"""Charts: lives per seat across rounds and per-seat tallies, readable without colour vision.
-
-Each seat has a colour from a colour-blind-safe palette (Okabe and Ito) and also its own dash
-pattern and point shape; lines are nudged apart so a seat at 0 never hides under another; a
-lives reset is a labelled rule and an elimination a cross. Counts of different kinds stand
-side by side, never stacked: they overlap (a refusal met is also an exchange asked).
-"""
+"""Charts: each game's own counters over the open match (``viewer.games.pages``), readable
+without colour vision (``viewer.seat_charts``)."""
 
 from __future__ import annotations
 
-import altair as alt
-import pandas as pd
-import streamlit as st
-
-from viewer.games import cucco21_ui
-from viewer.games.cucco21 import Replay21
+from viewer.games.pages import PAGES
 from viewer.loader import match_panel
-from viewer.seat_charts import count_bars, rounds_chart, series_look
-from viewer.session import OpenMatch
-from viewer.stats import REASONS, TALLIES, lives_curve, tallies
-from viewer.ui import T
-
-NUDGE = 0.07  # lives units between two seats' lines at the same value
-
-
-def lives_chart(match: OpenMatch) -> alt.LayerChart:
-    assert not isinstance(match.replay, Replay21)
-    names = match.replay.names
-    n = len(names)
-    curve = lives_curve(match.replay.events)
-    rnd, lives, seat = T("charts.round"), T("col.lives"), T("col.name")
-    rows: list[dict[str, object]] = [
-        {rnd: r, seat: names[s], lives: values[s], "drawn": values[s] + (s - (n - 1) / 2) * NUDGE}
-        for r, values in zip(curve.rounds, curve.lives, strict=True)
-        for s in range(n)
-    ]
-    out: list[dict[str, object]] = [
-        {rnd: r, seat: names[s], "drawn": (s - (n - 1) / 2) * NUDGE,
-         "label": T("charts.out", seat=names[s])}
-        for s, r in curve.eliminated
-    ]  # fmt: skip
-    return rounds_chart(
-        rows, rnd=rnd, y=alt.Y("drawn:Q", title=lives, axis=alt.Axis(tickMinStep=1, format="d")),
-        look=series_look(seat, names), tooltip=[f"{seat}:N", f"{rnd}:Q", f"{lives}:Q"],
-        marked=curve.resets, mark_label=T("charts.reset"), crossed=out,
-    )  # fmt: skip
-
-
-def _lives(match: OpenMatch) -> None:
-    st.subheader(T("charts.lives"))
-    st.altair_chart(lives_chart(match), width="stretch")
-    st.caption(T("charts.marks"))
 
 
 def page() -> None:
     match = match_panel()
     if match is None:
         return
-    if isinstance(match.replay, Replay21):  # each game charts its own counters
-        cucco21_ui.charts(match.replay)
-        return
-    names = match.replay.names
-    counts = tallies(match.replay.events, len(names))
-    _lives(match)
-    left, right = st.columns(2)
-    losses = [
-        {T("col.name"): names[s], T("charts.kind"): T(f"reason.{r}"),
-         T("charts.count"): c[f"lost:{r}"]}
-        for s, c in enumerate(counts) for r in REASONS if c[f"lost:{r}"]
-    ]  # fmt: skip
-    actions = [
-        {T("col.name"): names[s], T("charts.kind"): T(f"tally.{k}"), T("charts.count"): c[k]}
-        for s, c in enumerate(counts) for k in ("requests", "swaps", "refused") if c[k]
-    ]  # fmt: skip
-    with left:
-        count_bars(T("charts.losses"), losses)
-    with right:
-        count_bars(T("charts.actions"), actions)
-    st.subheader(T("charts.tallies"))
-    table: dict[str, list[object]] = {T("col.name"): list(names)}
-    for key in TALLIES:
-        table[T(f"tally.{key}")] = [c[key] for c in counts]
-    for reason in REASONS:
-        table[T(f"reason.{reason}")] = [c[f"lost:{reason}"] for c in counts]
-    st.dataframe(pd.DataFrame(table), hide_index=True)
+    PAGES[match.game].charts(match.replay)
 
 
 page()

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from domain.games import GAMES
 from viewer import remote
 from viewer.games import game_of_summary, game_title
 from viewer.loader import open_from_api, show_message
@@ -50,14 +51,14 @@ def _keep(match: dict[str, Any], status: str, name: str, rounds: int) -> bool:
 
 
 def _counters(match: dict[str, Any]) -> str:
-    """Each seat's lives (Cuccù) or chips (Cucco 21), in seat order."""
-    field = "chips" if game_of_summary(match) == "cucco21" else "lives"
+    """Each seat's score in its game's unit (lives, chips), in seat order."""
+    field = GAMES[game_of_summary(match)].score.field
     return " ".join(str(s.get(field, "")) for s in match.get("seats", []))
 
 
 def _winner(match: dict[str, Any]) -> str:
     names = _names(match)
-    winners = match.get("winners")  # Cucco 21: most chips, ties share the win
+    winners = match.get("winners")  # a game may have several (ties share the win)
     if isinstance(winners, list):
         return ", ".join(names[w] for w in winners if isinstance(w, int) and 0 <= w < len(names))
     winner = match.get("winner")

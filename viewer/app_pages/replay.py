@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from viewer import board, session
-from viewer.games import cucco21_ui
-from viewer.games.cucco21 import Replay21
+from viewer import session
+from viewer.games.pages import PAGES
 from viewer.loader import match_panel
 from viewer.session import OpenMatch
 from viewer.ui import T, lang
@@ -52,19 +51,7 @@ def _board(match: OpenMatch) -> None:
     if st.session_state.get("autoplay") and session.step() < match.replay.last_step:
         session.go(session.step() + 1)
     _controls(match)
-    here = lang()
-    if isinstance(match.replay, Replay21):  # each game draws its own table
-        cucco21_ui.replay_step(match.replay, session.step(), here)
-        return
-    frame = match.replay.frame(session.step())
-    start_lives = match.replay.states[-1].starting_lives or 3
-    table, side = st.columns([3, 2])
-    with table:
-        board.draw(board.frame_drawing(frame, start_lives, here))
-    with side:
-        board.current_event(frame, match.replay, here)
-        board.revealed(frame, match.replay, here)
-        board.running_log(frame, match.replay, here)
+    PAGES[match.game].replay_step(match.replay, session.step(), lang())  # the game's table
 
 
 def page() -> None:

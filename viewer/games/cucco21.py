@@ -12,10 +12,18 @@ a spectator sees it (``views.redact``), so no hidden card leaks.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from domain.games.cucco21.bots import choose
+from domain.games.cucco21.bots.autoplay import autoplay
+from domain.games.cucco21.bots.expert import search
 from domain.games.cucco21.cards import NAMES, value
+from domain.games.cucco21.commands import CreateGame
+from domain.games.cucco21.config import Config
+from domain.games.cucco21.decide import apply
 from domain.games.cucco21.events import (
     Asked,
     BoxTaken,
@@ -50,7 +58,9 @@ from domain.games.cucco21.events import (
 from domain.games.cucco21.evolve import evolve
 from domain.games.cucco21.pending import pending
 from domain.games.cucco21.state import GameState, initial_state
-from domain.games.cucco21.views import GameView, redact
+from domain.games.cucco21.views import GameView, redact, view
+from domain.seats import SeatSpec
+from viewer.games import Advice, Presentation
 from viewer.games.steps import Steps
 from viewer.i18n import Lang, tr, trn
 from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing
@@ -466,3 +476,54 @@ def choice_words(view: GameView, choice: str, names: Sequence[str], lang: Lang) 
         meaning = "c21.explain.refuse_cat"
     return (tr(lang, f"c21.choice.{choice}", asker=whom),
             tr(lang, meaning, card=mine, asker=whom))  # fmt: skip
+
+
+def bot_game21(
+    seed: int,
+    seats: int = 4,
+    chips: int = 6,
+    levels: Sequence[str] = ("basic", "random"),
+    max_sets: int | None = 3,
+    powers: bool = True,
+) -> list[Any]:
+    """Every event of a whole Cucco 21 game between bots (the viewer's sample), seeded.
+
+    Few chips and a cap on sets keep a sample short enough to step through.
+    """
+    rng = random.Random(seed)
+    levels_of = [levels[s % len(levels)] for s in range(seats)]
+    specs = tuple(SeatSpec(name=f"Bot {s}", kind="bot", bot_level=levels_of[s])
+                  for s in range(seats))  # fmt: skip
+    config = Config(specs, starting_chips=chips, powers=powers, max_sets=max_sets,
+                    first_dealer=rng.randrange(seats))  # fmt: skip
+    state, events = apply(initial_state(), CreateGame(config))
+    log: list[Any] = list(events)
+
+    def answer(state: GameState, seat: int) -> str:
+        return choose(levels_of[seat], view(state, seat, with_log=False), rng)
+
+    for _, events in autoplay(state, answer, rng):
+        log.extend(events)
+    return log
+
+
+#: the decisions the coach weighs
+COACHED = ("turn", "asked", "ceremony")
+
+
+def advise(view: GameView, samples: int, seed: int) -> Advice | None:
+    """The coach: the chance of being out this round (or bankrupt) after each choice open to
+    ``view.viewer``, from the expert's own search (``domain.games.cucco21.bots.expert``):
+    worlds consistent with what the seat saw and with the other seats' public decisions, each
+    answer played out to the end of the round."""
+    decision = view.pending
+    me = view.viewer
+    if decision is None or me is None or decision.seat != me:
+        return None
+    if decision.kind not in COACHED or view.hand is None:
+        return None
+    estimate = search(view, random.Random(seed), samples=samples, stop_early=False)
+    return Advice(dict(zip(estimate.choices, estimate.out, strict=True)), estimate.samples)
+
+
+PRESENTATION = Presentation(replay=Replay21, sample=bot_game21, advise=advise)

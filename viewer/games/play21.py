@@ -8,15 +8,13 @@ classes Streamlit redefines on every run.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 import msgspec
 
-from api.client import Client, bot, human, problem_error
+from api.client import Client, CreatedMatch, bot, human
 from domain.games.cucco21.events import (
     BoxTaken,
     ChipsPaid,
@@ -29,7 +27,7 @@ from domain.games.cucco21.events import (
     SetStarted,
 )
 from domain.games.cucco21.views import GameView
-from viewer.remote import ApiUnavailable, call
+from viewer.remote import call
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")
 
@@ -93,15 +91,19 @@ def follow(game: Game21) -> None:
 
 
 def start(url: str, body: dict[str, Any]) -> Game21:
-    """Create the game the API way any client would, keep seat 0's token, catch up."""
-    try:
-        response = httpx.post(f"{url}/matches", json=body, timeout=15.0,
-                              headers={"Idempotency-Key": str(uuid.uuid4())})  # fmt: skip
-    except httpx.TransportError as error:
-        raise ApiUnavailable(str(error) or type(error).__name__) from error
-    if response.status_code >= 400:
-        raise problem_error(response)
-    created = response.json()
+    """Create the game (``body``: :func:`request_body`) through the project's client, as any
+    client would (its retries reuse one Idempotency-Key), keep seat 0's token, catch up."""
+
+    def create(client: Client) -> CreatedMatch:
+        return client.create_match(
+            body["seats"],
+            game="cucco21",
+            starting_chips=body["starting_chips"],
+            powers=body["powers"],
+            max_sets=body.get("max_sets"),
+        )
+
+    created = call(url, None, create)
     token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)
     view = msgspec.convert(created["view"], GameView)
     game = Game21(url, created["match_id"], token, 0, view)

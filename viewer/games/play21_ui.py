@@ -9,10 +9,10 @@ import pandas as pd
 import streamlit as st
 
 from viewer import remote
-from viewer.captions import seat_names
 from viewer.games import play21
 from viewer.games.cucco21 import caption, card_words, choice_words, view_drawing
 from viewer.games.play21 import Game21
+from viewer.games.steps import seat_names
 from viewer.loader import open_from_api, show_message
 from viewer.table import render
 from viewer.ui import T, api_url, lang

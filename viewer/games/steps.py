@@ -11,8 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from viewer.captions import seat_names
 from viewer.i18n import Lang
+
+
+def seat_names(names: Sequence[str]) -> list[str]:
+    """Display names; a name used twice gets its seat number."""
+    return [f"{n} #{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
 @dataclass

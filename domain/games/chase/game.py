@@ -8,17 +8,26 @@ commands, the matches row); nothing of the rules is decided here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, cast
+from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from domain.errors import COMMON_ERRORS
 from domain.games.chase import commands, conformance, decide, events, evolve, pending, state, views
 from domain.games.chase.audit import AUDIT
 from domain.games.chase.bots import NEEDS_LOG
 from domain.games.chase.bots import choose as bot_choose
-from domain.games.chase.config import DEFAULT_LIVES, Config, Options
+from domain.games.chase.config import (
+    DEFAULT_LIVES,
+    MAX_LIVES,
+    MAX_SEATS,
+    MIN_LIVES,
+    MIN_SEATS,
+    Config,
+)
+from domain.games.chase.config import Options as Rules
 from domain.games.chase.fairness import shuffled_round
-from domain.games.game import HOST, Game, Standing
+from domain.games.game import HOST, Game, Score, Standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Chase the Ace's terms -------------------------------
@@ -27,12 +36,23 @@ from domain.seats import SeatSpec
 SALT_BYTES: Final = 32
 #: what a player may send: both prompts' answers, and ``next_round`` between rounds
 CHOICES: Final[tuple[str, ...]] = (*commands.CHOICES, "next_round")
-#: the options ``create_command`` takes besides seats and the first dealer, with defaults
-OPTIONS: Final[Mapping[str, Any]] = {
-    "starting_lives": DEFAULT_LIVES,
-    "announce_low": False,
-    "king_cut_loses": False,
-}
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a match is created with, besides its seats and first dealer (A4, A20, A21)."""
+
+    starting_lives: Annotated[
+        int,
+        msgspec.Meta(
+            ge=MIN_LIVES, le=MAX_LIVES, description=f"Lives per seat ({MIN_LIVES} to {MAX_LIVES})"
+        ),
+    ] = DEFAULT_LIVES
+    announce_low: Annotated[bool, msgspec.Meta(description="The optional rule A20 on or off")] = (
+        False
+    )
+    king_cut_loses: Annotated[bool, msgspec.Meta(description="The optional rule A21 on or off")] = (
+        False
+    )
 
 
 def create_command(
@@ -43,7 +63,7 @@ def create_command(
             seats=seats,
             starting_lives=int(options["starting_lives"]),
             first_dealer=first_dealer,
-            options=Options(bool(options["announce_low"]), bool(options["king_cut_loses"])),
+            options=Rules(bool(options["announce_low"]), bool(options["king_cut_loses"])),
         )
     )
 
@@ -115,23 +135,23 @@ def summary(s: state.MatchState) -> Standing:
 
 GAME = Game(
     name="chase",
+    title="Ranter-Go-Round",
     created_event="chase_match_created",
-    command_type=commands.Command,
     event_type=events.Event,
+    view_type=views.MatchView,
     initial=state.initial_state,
-    decide=decide.decide,
     apply=decide.apply,
     evolve=evolve.evolve,
     fold=evolve.fold,
-    pending=pending.pending,
     view=views.view,
     redact=views.redact,
     is_over=state.is_over,
-    encode_event=events.encode_event,
-    decode_events=events.decode_events,
-    event_name=events.event_type,
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    score=Score(field="lives", unit="lives left", one_winner=True),
+    options_type=Options,
     create_command=create_command,
-    options=OPTIONS,
+    errors=COMMON_ERRORS,
     automatic_turn=automatic_turn,
     host_command=host_command,
     player_command=player_command,

@@ -8,10 +8,11 @@ bots' commands, the matches row); nothing of the rules is decided here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, cast
+from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from domain.errors import COMMON_ERRORS
 from domain.games.cucco21 import (
     commands,
     conformance,
@@ -26,9 +27,16 @@ from domain.games.cucco21.audit import AUDIT
 from domain.games.cucco21.bots import NEEDS_LOG
 from domain.games.cucco21.bots import choose as bot_choose
 from domain.games.cucco21.cards import CARDS
-from domain.games.cucco21.config import DEFAULT_CHIPS, Config
+from domain.games.cucco21.config import (
+    DEFAULT_CHIPS,
+    MAX_CHIPS,
+    MAX_SEATS,
+    MIN_CHIPS,
+    MIN_SEATS,
+    Config,
+)
 from domain.games.cucco21.fairness import shuffled
-from domain.games.game import HOST, Game, Standing
+from domain.games.game import HOST, Game, Score, Standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cucco 21's terms -----------------------------------
@@ -37,6 +45,34 @@ from domain.seats import SeatSpec
 SALT_BYTES: Final = 32
 #: what a player may send: every prompt's answers, and ``next_round`` between rounds
 CHOICES: Final[tuple[str, ...]] = (*commands.CHOICES, "next_round")
+#: the most sets a game may be limited to (the rules set no bound; the API always had this one)
+MAX_SETS: Final = 1000
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a Cucco 21 game is created with, besides its seats and first dealer (§2)."""
+
+    starting_chips: Annotated[
+        int,
+        msgspec.Meta(
+            ge=MIN_CHIPS, le=MAX_CHIPS, description=f"Chips per seat ({MIN_CHIPS} to {MAX_CHIPS})"
+        ),
+    ] = DEFAULT_CHIPS
+    powers: Annotated[bool, msgspec.Meta(description="The six special cards' powers on or off")] = (
+        True
+    )
+    max_sets: (
+        Annotated[
+            int,
+            msgspec.Meta(
+                ge=1,
+                le=MAX_SETS,
+                description="End after this many sets; omitted or null, play until a seat is "
+                "bankrupt",
+            ),
+        ]
+        | None
+    ) = None
 
 
 def create_command(
@@ -125,23 +161,23 @@ def summary(s: state.GameState) -> Standing:
 
 GAME = Game(
     name="cucco21",
+    title="Cucco 21",
     created_event="game_created",
-    command_type=commands.Command,
     event_type=events.Event,
+    view_type=views.GameView,
     initial=state.initial_state,
-    decide=decide.decide,
     apply=decide.apply,
     evolve=evolve.evolve,
     fold=evolve.fold,
-    pending=pending.pending,
     view=views.view,
     redact=views.redact,
     is_over=state.is_over,
-    encode_event=events.encode_event,
-    decode_events=events.decode_events,
-    event_name=events.event_type,
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    score=Score(field="chips", unit="chips", one_winner=False),
+    options_type=Options,
     create_command=create_command,
-    options={"starting_chips": DEFAULT_CHIPS, "powers": True, "max_sets": None},
+    errors=COMMON_ERRORS,
     automatic_turn=automatic_turn,
     host_command=host_command,
     player_command=player_command,

@@ -3,30 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, cast
+from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from domain.errors import COMMON_ERRORS
 from domain.games.cuccu import conformance
 from domain.games.cuccu.audit import AUDIT
 from domain.games.cuccu.bots import choose as bot_choose
 from domain.games.cuccu.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
-from domain.games.cuccu.decide import apply, decide
-from domain.games.cuccu.events import (
-    Event,
-    decode_events,
-    encode_event,
-    event_from_json,
-    event_type,
-)
+from domain.games.cuccu.decide import MAX_SEATS, MIN_SEATS, apply
+from domain.games.cuccu.events import Event, event_from_json
 from domain.games.cuccu.evolve import evolve, fold
 from domain.games.cuccu.fairness import shuffled_round
 from domain.games.cuccu.legacy import legacy_body, legacy_event
-from domain.games.cuccu.pending import pending
 from domain.games.cuccu.state import MatchState, initial_state, is_terminal
 from domain.games.cuccu.turns import DEAL, automatic_turn, bot_level, has_expert, has_live_human
-from domain.games.cuccu.views import redact, view
-from domain.games.game import HOST, Game, LegacyFormat, Standing
+from domain.games.cuccu.views import MatchView, redact, view
+from domain.games.game import HOST, Game, LegacyFormat, Score, Standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cuccù's terms ----------------------------------------
@@ -36,6 +30,21 @@ SALT_BYTES = 32
 CHOICES: tuple[str, ...] = (
     "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round",
 )  # fmt: skip
+#: the most lives a match may start with (the rules set no bound; the API always had this one)
+MAX_STARTING_LIVES: Final = 20
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a Cuccù match is created with, besides its seats and first dealer."""
+
+    starting_lives: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            le=MAX_STARTING_LIVES,
+            description=f"Lives per seat (1 to {MAX_STARTING_LIVES})",
+        ),
+    ] = 3
 
 
 def create_command(
@@ -104,23 +113,23 @@ def summary(state: MatchState) -> Standing:
 
 GAME = Game(
     name="cuccu",
+    title="Cuccù",
     created_event="match_created",
-    command_type=Command,
     event_type=Event,
+    view_type=MatchView,
     initial=initial_state,
-    decide=decide,
     apply=apply,
     evolve=evolve,
     fold=fold,
-    pending=pending,
     view=view,
     redact=redact,
     is_over=is_terminal,
-    encode_event=encode_event,
-    decode_events=decode_events,
-    event_name=event_type,
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    score=Score(field="lives", unit="lives left", one_winner=True),
+    options_type=Options,
     create_command=create_command,
-    options={"starting_lives": 3},
+    errors=COMMON_ERRORS,
     automatic_turn=host_turn,
     host_command=host_command,
     player_command=player_command,

@@ -53,6 +53,7 @@ from domain.games.cuccu.events import (
     CardDealt,
     CardRevealed,
     CardsExchanged,
+    Event,
     ExchangeRequested,
     ExchangeReversed,
     Kept,
@@ -289,8 +290,17 @@ def play_out(state: MatchState, rng: random.Random) -> tuple[MatchState, int]:
     """Finish the round with every seat following ``basic``: the state after it, and how many
     decisions that took."""
     steps = 0
+    for after, _ in play_out_steps(state, rng):
+        state, steps = after, steps + 1
+    return state, steps
+
+
+def play_out_steps(
+    state: MatchState, rng: random.Random
+) -> Iterator[tuple[MatchState, list[Event]]]:
+    """:func:`play_out` decision by decision: the state after each, and its events (the coach
+    reads who lost a life in them)."""
     while state.status == "in_round":
-        steps += 1
         decision = pending(state)
         rnd = state.round
         assert decision is not None and decision.seat is not None and rnd is not None
@@ -299,8 +309,8 @@ def play_out(state: MatchState, rng: random.Random) -> tuple[MatchState, int]:
         live = sum(1 for p in rnd.participants if state.lives[p] > 0)
         lives = state.lives[decision.seat]
         choice = basic_decision(decision.kind, card, lives, live, rng)
-        state, _ = apply(state, Choose(decision.seat, cast(Choice, choice)))
-    return state, steps
+        state, events = apply(state, Choose(decision.seat, cast(Choice, choice)))
+        yield state, events
 
 
 @cache

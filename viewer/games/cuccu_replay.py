@@ -28,7 +28,7 @@ from domain.games.cuccu.evolve import evolve
 from domain.games.cuccu.pending import pending
 from domain.games.cuccu.state import MatchState, initial_state
 from domain.games.cuccu.views import redact, view
-from viewer.captions import caption
+from viewer.games.cuccu_captions import caption
 from viewer.games.steps import Steps
 
 _PARTY_FIELDS = ("seat", "target", "requester", "innkeeper", "winner", "on_behalf_of")

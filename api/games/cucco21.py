@@ -3,13 +3,14 @@
     cuccu tournament --game cucco21 --seats expert,basic,basic,basic --matches 2000 [--max-sets 3]
 
 The games are played by the pure loop ``domain.games.cucco21.bots.tournament.play_game``;
-this module only totals and reports them, reusing Cuccù's tournament helpers (seat rotation,
+this module only totals and reports them, with every game's tournament helpers (seat rotation,
 per-match seeds, Wilson intervals, percentiles, the progress bar). A seat wins a game when it
 ends with the most chips (C26; a tie is a win for each tied seat).
 """
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 import random
 import sys
@@ -17,7 +18,14 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from api.tournament import ProgressBar, match_rng, percentile, seated_levels, wilson_interval
+from api.tally import (
+    ProgressBar,
+    Tournament,
+    match_rng,
+    percentile,
+    seated_levels,
+    wilson_interval,
+)
 from domain.games.cucco21.bots import POLICIES
 from domain.games.cucco21.bots.tournament import GameRecord, Oracle, play_game
 from domain.games.cucco21.config import MAX_SEATS, MIN_SEATS
@@ -139,3 +147,22 @@ def format_cucco21_result(result: Cucco21Result) -> str:
             f" {1e3 * percentile(times, 99):>8.3f} {1e3 * percentile(times, 100):>8.3f}"
         )
     return "\n".join(lines)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-sets", type=int, default=3, help="cucco21: sets per game at most")
+
+
+def _run(
+    seats: list[str],
+    matches: int,
+    seed: int | None,
+    jobs: int,
+    progress: bool,
+    args: argparse.Namespace,
+) -> str:
+    result = run_cucco21_tournament(seats, matches, seed, jobs, progress, args.max_sets)
+    return format_cucco21_result(result)
+
+
+TOURNAMENT = Tournament(tuple(POLICIES), _add_arguments, _run)

@@ -27,9 +27,9 @@ from domain.games.cuccu.events import (
     SeatEliminated,
 )
 from domain.games.cuccu.views import MatchView
-from viewer.captions import card_chip, card_name, card_numeral
+from viewer.games.cuccu_captions import card_chip, card_name, card_numeral
+from viewer.games.cuccu_replay import Frame, Replay, SeatRow
 from viewer.i18n import Lang, tr, trn
-from viewer.replay_model import Frame, Replay, SeatRow
 from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing, render
 from viewer.ui import N, T
 

@@ -71,11 +71,6 @@ def card_chip(card: str | None, lang: Lang) -> str:
     return card_name(card, lang)
 
 
-def seat_names(names: Sequence[str]) -> list[str]:
-    """Display names; a name used twice gets its seat number."""
-    return [f"{n} #{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
-
-
 def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
     """What ``event`` means, in one sentence. ``names`` are the seats' display names."""
 
