@@ -341,29 +341,40 @@ class Sampler:
             else:
                 self.known[seat] = held
         unknown.sort(key=lambda item: sum(1 for w in item[1][1:] if w > 0.0))
-        self.unknown = unknown
+        # per unknown slot, the values it may hold and their weights
+        self.unknown = [
+            (seat, [(v, w[v]) for v in range(1, 22) if w[v] > 0.0]) for seat, w in unknown
+        ]
 
     def world(self, rng: random.Random) -> World:
         """A world agreeing with what the seat knows, importance-weighted (docstring, 3)."""
-        by_value = [list(copies) for copies in self.by_value]
+        by_value = self.by_value
+        taken: dict[int, list[str]] = {}  # the values drawn from so far, copied on first use
         hands = dict(self.known)
         weight = 1.0
-        for seat, w in self.unknown:
-            mass = [len(by_value[v]) * w[v] for v in range(22)]
-            total = sum(mass)
+        for seat, support in self.unknown:
+            masses = []
+            total = 0.0
+            for v, w in support:
+                m = len(taken.get(v, by_value[v])) * w
+                if m > 0.0:
+                    masses.append((v, m))
+                    total += m
             if total <= 0.0:
                 return World({}, (), 0.0)
             weight *= total
             pick = rng.random() * total
-            v = 1
-            while v < 21 and pick >= mass[v]:
-                pick -= mass[v]
-                v += 1
-            while not by_value[v]:  # rounding at the top end
-                v -= 1
-            copies = by_value[v]
+            v = masses[-1][0]
+            for candidate, m in masses:
+                if pick < m:
+                    v = candidate
+                    break
+                pick -= m
+            copies = taken.get(v)
+            if copies is None:
+                copies = taken[v] = list(by_value[v])
             hands[seat] = copies.pop(rng.randrange(len(copies)))
-        rest = [c for copies in by_value for c in copies]
+        rest = [c for v in range(22) for c in taken.get(v, by_value[v])]
         # Only the top of the deck can be drawn this round: draw it at random, leave the rest.
         top = rng.sample(rest, min(DECK_TOP, len(rest)))
         chosen = set(top)
