@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+from domain.games.cucco21.bots.rollout import RoundEnd, Table, TurnRule, play_round
 from domain.games.cucco21.cards import (
     CARDS,
     CAT,
@@ -340,29 +341,40 @@ class Sampler:
             else:
                 self.known[seat] = held
         unknown.sort(key=lambda item: sum(1 for w in item[1][1:] if w > 0.0))
-        self.unknown = unknown
+        # per unknown slot, the values it may hold and their weights
+        self.unknown = [
+            (seat, [(v, w[v]) for v in range(1, 22) if w[v] > 0.0]) for seat, w in unknown
+        ]
 
     def world(self, rng: random.Random) -> World:
         """A world agreeing with what the seat knows, importance-weighted (docstring, 3)."""
-        by_value = [list(copies) for copies in self.by_value]
+        by_value = self.by_value
+        taken: dict[int, list[str]] = {}  # the values drawn from so far, copied on first use
         hands = dict(self.known)
         weight = 1.0
-        for seat, w in self.unknown:
-            mass = [len(by_value[v]) * w[v] for v in range(22)]
-            total = sum(mass)
+        for seat, support in self.unknown:
+            masses = []
+            total = 0.0
+            for v, w in support:
+                m = len(taken.get(v, by_value[v])) * w
+                if m > 0.0:
+                    masses.append((v, m))
+                    total += m
             if total <= 0.0:
                 return World({}, (), 0.0)
             weight *= total
             pick = rng.random() * total
-            v = 1
-            while v < 21 and pick >= mass[v]:
-                pick -= mass[v]
-                v += 1
-            while not by_value[v]:  # rounding at the top end
-                v -= 1
-            copies = by_value[v]
+            v = masses[-1][0]
+            for candidate, m in masses:
+                if pick < m:
+                    v = candidate
+                    break
+                pick -= m
+            copies = taken.get(v)
+            if copies is None:
+                copies = taken[v] = list(by_value[v])
             hands[seat] = copies.pop(rng.randrange(len(copies)))
-        rest = [c for copies in by_value for c in copies]
+        rest = [c for v in range(22) for c in taken.get(v, by_value[v])]
         # Only the top of the deck can be drawn this round: draw it at random, leave the rest.
         top = rng.sample(rest, min(DECK_TOP, len(rest)))
         chosen = set(top)
@@ -487,6 +499,78 @@ def play_out(state: GameState, me: int, seed: int) -> GameState:
     return state
 
 
+def turn_rule(view: GameView) -> TurnRule:
+    """``_rollout_choice``'s turns, for ``rollout.play_round``: does ``seat`` trade ``v``?"""
+    me, powers = view.viewer, view.powers
+
+    def trades(seat: int, v: int, dealer: bool) -> bool:
+        if seat != me:
+            return basic_trades(v, powers, dealer)
+        if powers and (v == CLOWN or (v == CEREMONY and not dealer)):
+            return True
+        return v < (KEEP_FROM if dealer else MY_TRADE_BELOW)
+
+    return trades
+
+
+def table_of(view: GameView, acc: Accounting) -> Table:
+    """What every world of this decision shares (``rebuild`` without the hidden cards)."""
+    me = view.viewer
+    step = view.pending
+    assert me is not None and step is not None
+    order = view.turn_order
+    if step.kind == "turn":
+        turn = order.index(me)
+    elif step.kind == "asked":
+        assert acc.asker is not None
+        turn = order.index(acc.asker)
+    else:
+        assert acc.turn_seat is not None
+        turn = order.index(acc.turn_seat)
+    origins = [-1] * len(view.seats)
+    for seat, slot in acc.holding.items():
+        origins[seat] = acc.slots[slot].origin
+    return Table(
+        powers=view.powers,
+        round_card=view.round_card,
+        dealer=view.dealer,
+        order=order,
+        turn=turn,
+        asker=acc.asker if step.kind == "asked" else None,
+        claims=acc.claims if step.kind == "ceremony" else (),
+        chips=tuple(s.chips for s in view.seats),
+        box=view.box,
+        alive=tuple(s.alive for s in view.seats),
+        bankrupt=tuple(s.bankrupt for s in view.seats),
+        out=tuple(s.seat for s in view.seats if s.out),
+        discard=view.discard,
+        set_number=view.set_number,
+        max_sets=view.max_sets,
+        origins=tuple(origins),
+    )
+
+
+def world_hands(
+    view: GameView, acc: Accounting, world: World
+) -> tuple[list[str | None], list[tuple[int, str]]]:
+    """Every seat's card in ``world`` (None off the holders), and the Clowns drawn and kept."""
+    me = view.viewer
+    assert me is not None
+    hands: list[str | None] = [None] * len(view.seats)
+    for seat, card in world.hands.items():
+        hands[seat] = card
+    if view.hand is not None:
+        hands[me] = view.hand
+    clowns = []
+    if view.powers:
+        for seat, slot_index in acc.holding.items():
+            slot = acc.slots[slot_index]
+            held = hands[seat]
+            if slot.drawn and slot.origin == seat and held is not None and value(held) == CLOWN:
+                clowns.append((seat, held))
+    return hands, clowns
+
+
 # --- 5: the value of the round's end ---------------------------------------------------------
 
 
@@ -499,6 +583,11 @@ def _phi(x: float) -> float:
 
 
 def value_after(state: GameState, me: int) -> float:
+    """``value_of`` the domain state after the round (module docstring, 5)."""
+    return value_of(RoundEnd.of(state), me)
+
+
+def value_of(end: RoundEnd, me: int) -> float:
     """How good the position after the round is for ``me``: its chance of ending the game with
     the most chips (module docstring, 5).
 
@@ -508,27 +597,30 @@ def value_after(state: GameState, me: int) -> float:
     to end with this set. The chance of topping every other seat is taken pairwise, a tie
     counting as a win (C26). A tiny weight on equity breaks ties between sure outcomes.
     """
-    n = len(state.chips)
-    if state.status == "over":
-        return (1.0 if me in state.winners else 0.0) + 0.001 * state.chips[me]
-    if state.bankrupt[me]:
+    n = len(end.chips)
+    if end.over:
+        return (1.0 if me in end.winners else 0.0) + 0.001 * end.chips[me]
+    if end.bankrupt[me]:
         return 0.0
-    alive = sum(state.alive)
-    box = float(state.box)
-    fresh_set = state.round_card == "1"  # the round ended the set: the next one is all ahead
-    if any(state.bankrupt):
+    alive = sum(end.alive)
+    box = float(end.box)
+    fresh_set = end.round_card == "1"  # the round ended the set: the next one is all ahead
+    bankrupt = any(end.bankrupt)
+    if bankrupt:
         later = 0
-    elif state.max_sets is None:
+    elif end.max_sets is None:
         later = UNKNOWN_SETS
     else:
-        later = max(0, state.max_sets - state.set_number)
-    future = SET_VARIANCE * (later + (1 if fresh_set and not any(state.bankrupt) else 0))
+        later = max(0, end.max_sets - end.set_number)
+    future = SET_VARIANCE * (later + (1 if fresh_set and not bankrupt else 0))
     equity: list[float] = []
     spread: list[float] = []
     for seat in range(n):
-        share = 1.0 / alive if state.alive[seat] and alive else 0.0
-        equity.append(state.chips[seat] + box * share)
+        share = 1.0 / alive if end.alive[seat] and alive else 0.0
+        equity.append(end.chips[seat] + box * share)
         spread.append(box * box * share * (1.0 - share) + future + 1.0)
+    if EXACT_MAX:
+        return _chance_of_most(equity, spread, me) + 0.001 * equity[me]
     chance = 1.0
     for other in range(n):
         if other != me:
@@ -537,10 +629,33 @@ def value_after(state: GameState, me: int) -> float:
     return chance + 0.001 * equity[me]
 
 
-def was_out(state: GameState, me: int) -> bool:
+EXACT_MAX = False
+_NODES = [(-4.0 + 0.5 * i) for i in range(17)]
+_NODE_WEIGHTS = [math.exp(-t * t / 2.0) for t in _NODES]
+_NODE_WEIGHTS = [w / sum(_NODE_WEIGHTS) for w in _NODE_WEIGHTS]
+
+
+def _chance_of_most(equity: Sequence[float], spread: Sequence[float], me: int) -> float:
+    """P(X_me + 0.5 >= X_j for every j), X_i ~ N(equity_i, spread_i) independent."""
+    sd_me = math.sqrt(spread[me])
+    others = [
+        (equity[j] - 0.5, math.sqrt(spread[j]) * math.sqrt(2.0))
+        for j in range(len(equity))
+        if j != me
+    ]
+    total = 0.0
+    for t, w in zip(_NODES, _NODE_WEIGHTS, strict=True):
+        x = equity[me] + sd_me * t
+        p = w
+        for mean, scale in others:
+            p *= 0.5 * (1.0 + math.erf((x - mean) / scale))
+        total += p
+    return total
+
+
+def was_out(end: RoundEnd, me: int) -> bool:
     """Was ``me`` out in the round just played (by a power or at scoring), or bankrupt?"""
-    rnd = state.round
-    return rnd is not None and me in rnd.out or state.bankrupt[me]
+    return me in end.out or end.bankrupt[me]
 
 
 @dataclass(frozen=True)
@@ -579,6 +694,8 @@ def search(
     assert step is not None and me is not None and step.seat == me, "nothing to decide"
     acc = account(view)
     source = world_source if world_source is not None else worlds(view, acc, rng)
+    table = table_of(view, acc)
+    turns = turn_rule(view)
     choices = step.choices
     k = len(choices)
     totals = [0.0] * k
@@ -589,14 +706,15 @@ def search(
     for drawn in range(1, count + 1):
         world = next(source)
         if world.weight > 0.0:
-            state = rebuild(view, acc, world)
+            hands, clowns = world_hands(view, acc, world)
             seed = rng.getrandbits(32)  # the same reshuffles for every answer
             mass += world.weight
             row = []
             for i, choice in enumerate(choices):
-                after, _ = apply(state, Choose(me, cast(Choice, choice)))
-                final = play_out(after, me, seed)
-                v = value_after(final, me)
+                final = play_round(
+                    table, hands, world.deck, clowns, turns, seed, me, step.kind, choice
+                )
+                v = value_of(final, me)
                 row.append(v)
                 totals[i] += world.weight * v
                 outs[i] += world.weight * was_out(final, me)
