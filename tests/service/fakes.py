@@ -23,7 +23,7 @@ from api.store import (
     Notifier,
     StoredEvent,
 )
-from api.store.events import chain_records
+from api.store.chain import chain_records
 from domain.games.cuccu.events import Event
 
 

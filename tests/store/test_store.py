@@ -26,8 +26,8 @@ from api.store import (
     upgrade,
     verify_chain,
 )
-from api.store.events import record_time
 from api.store.migrate import downgrade, head_revision
+from api.store.records import record_time
 from api.store.tables import metadata
 from domain.envelope import GENESIS_HASH, chain_hash, record_body
 from domain.games import CUCCU
@@ -316,6 +316,6 @@ async def test_alembic_upgrade_downgrade_upgrade_on_postgres(postgres_url: str) 
 
 
 def test_recorded_at_is_timezone_aware() -> None:
-    from api.store.events import now
+    from api.store.records import now
 
     assert now().tzinfo is dt.UTC

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
-from api.store.events import _notice_recorder
+from api.store.statement import _notice_recorder
 
 CUT = "canceling wait for synchronous replication due to user request"
 
