@@ -450,8 +450,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from sqlalchemy.exc import DBAPIError
 
     from api.settings import SettingError
-    from api.store.events import StoreUnavailable
     from api.store.migrate import SchemaOutOfDate
+    from api.store.records import StoreUnavailable
 
     args = build_parser().parse_args(argv)
     try:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from api.signing import seal_line
-from api.store.events import StoredEvent, record_time
+from api.store.records import StoredEvent, record_time
 from api.store.seals import Sealer
 from domain.envelope import LEGACY_ENVELOPE, export_line
 

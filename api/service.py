@@ -17,11 +17,11 @@ import hashlib
 import secrets
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import takewhile
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -55,6 +55,7 @@ __all__ = [
 ]  # fmt: skip
 
 MAX_ATTEMPTS = 8
+_T = TypeVar("_T")
 #: matches whose folded state each process keeps (least recently used ones are dropped)
 STATE_CACHE_SIZE = 2_000
 #: creators' seat tokens each process keeps (all are forgotten when there are more)
@@ -199,6 +200,27 @@ class InvalidOptions(ServiceError):
 
 
 # --- helpers -------------------------------------------------------------------------------
+
+
+async def retried(operation: str, attempt: Callable[[bool], Awaitable[_T | None]]) -> _T:
+    """The outcome of the first of at most MAX_ATTEMPTS attempts that has one.
+
+    An attempt raising ConcurrencyError lost a race (someone appended first): it counts as a
+    retry of ``operation`` and the next attempt runs. An attempt answering None found its kept
+    state stale. Every attempt after the first is told (``attempt(True)``) to read the stored
+    state rather than a kept copy. Past MAX_ATTEMPTS, TooMuchContention.
+    """
+    refresh = False
+    for _attempt in range(MAX_ATTEMPTS):
+        try:
+            outcome = await attempt(refresh)
+        except ConcurrencyError:
+            metrics.retried(operation)
+            outcome = None
+        if outcome is not None:
+            return outcome
+        refresh = True
+    raise TooMuchContention()
 
 
 def hash_token(token: str) -> str:
@@ -619,13 +641,11 @@ class MatchService:
         written. A twin request that reserved it, or wrote the match, first makes this
         attempt's write a ConcurrencyError: the next attempt answers from what the twin stored.
         """
-        for _attempt in range(MAX_ATTEMPTS):
-            try:
-                return await self.create(seats, idempotency_key=idempotency_key, **kw)
-            except ConcurrencyError:
-                metrics.retried("create")
-                continue
-        raise TooMuchContention()
+
+        async def attempt(_refresh: bool) -> Created:
+            return await self.create(seats, idempotency_key=idempotency_key, **kw)
+
+        return await retried("create", attempt)
 
     async def _reserve_creation(
         self, key: str, fingerprint: str, match_id: str, specs: Sequence[SeatSpec]
@@ -703,16 +723,15 @@ class MatchService:
                 "this Idempotency-Key was already used with a different request body",
             )  # fmt: skip
 
-        refresh = False  # the first attempt trusts the kept state; the version lock checks it
-        for _attempt in range(MAX_ATTEMPTS):
+        async def attempt(refresh: bool) -> Played | None:
             if (replayed := await replay()) is not None:
                 return replayed
+            # the first attempt trusts the kept state; the version lock checks it
             loaded, fresh = await self.current(match_id, refresh=refresh)
             state = loaded.state
             if expected_version is not None and expected_version != state.version:
                 if not fresh:  # refuse only on the stored state, not on a kept copy
-                    refresh = True
-                    continue
+                    return None
                 # a twin request with this key may have won the race since the check above
                 if (replayed := await replay()) is not None:
                     return replayed
@@ -730,42 +749,38 @@ class MatchService:
                 new_state, events = game.apply(state, command)
             except DomainError:
                 if not fresh:
-                    refresh = True
-                    continue
+                    return None
                 if (replayed := await replay()) is not None:
                     return replayed
                 raise
             new_state, more = await self.bots.advance(new_state, loaded.seed, game)
             steps = [Step(command, f"seat:{seat}", events, game.name), *more]
             all_events = [e for s in steps for e in s.events]
-            try:
-                stored = await self.store.commit(
-                    match_id,
-                    expected_version=state.version,
-                    prev_hash=loaded.last_hash,
-                    events=all_events,
-                    metas=step_metas(steps),
-                    summary=summary_of(new_state, game),
-                    idempotency=(
-                        IdempotencyRecord(
-                            match_id, seat, idempotency_key, fingerprint,
-                            state.version, new_state.version,
-                        )
-                        if idempotency_key is not None
-                        else None
-                    ),
-                    seal_with=self._seal_with(new_state, game),
-                )  # fmt: skip
-            except ConcurrencyError:
-                refresh = True
-                metrics.retried("command")
-                continue  # someone else appended first: reload and decide again
+            # a ConcurrencyError (someone appended first): the next attempt reloads and decides
+            stored = await self.store.commit(
+                match_id,
+                expected_version=state.version,
+                prev_hash=loaded.last_hash,
+                events=all_events,
+                metas=step_metas(steps),
+                summary=summary_of(new_state, game),
+                idempotency=(
+                    IdempotencyRecord(
+                        match_id, seat, idempotency_key, fingerprint,
+                        state.version, new_state.version,
+                    )
+                    if idempotency_key is not None
+                    else None
+                ),
+                seal_with=self._seal_with(new_state, game),
+            )  # fmt: skip
             last_hash = stored[-1].hash if stored else loaded.last_hash
             self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game)
-        raise TooMuchContention()
+
+        return await retried("command", attempt)
 
     def _seal_with(self, state: Any, game: Game) -> SignFinal | None:
         """What signs the commit that leaves the match in ``state``: the sealer's signature
@@ -805,7 +820,7 @@ class MatchService:
                 raise RuntimeError(f"claimed seat {seat} of {match_id!r} has no token")
             return Played(played.state, played.events, played.game, replayed=True, token=token)
 
-        for _attempt in range(MAX_ATTEMPTS):
+        async def attempt(_refresh: bool) -> Played:
             if (replayed := await replay()) is not None:
                 return replayed
             current, _ = await self.current(match_id)  # the stored state: refused only on it
@@ -831,24 +846,23 @@ class MatchService:
                 if idempotency_key is not None
                 else None
             )
-            try:
-                stored = await self.store.commit(
-                    match_id,
-                    expected_version=state.version,
-                    prev_hash=current.last_hash,
-                    events=all_events,
-                    metas=step_metas(steps),
-                    summary=summary_of(new_state, game, seats=True),
-                    seat_tokens={seat: hash_token(token)},
-                    idempotency=remembered,
-                    seal_with=self._seal_with(new_state, game),
-                )
-            except ConcurrencyError:
-                metrics.retried("claim")
-                continue  # someone else appended first: reload (the seat may be taken now)
+            # a ConcurrencyError (someone appended first): the next attempt reloads, and finds
+            # the seat taken if the other append claimed it
+            stored = await self.store.commit(
+                match_id,
+                expected_version=state.version,
+                prev_hash=current.last_hash,
+                events=all_events,
+                metas=step_metas(steps),
+                summary=summary_of(new_state, game, seats=True),
+                seat_tokens={seat: hash_token(token)},
+                idempotency=remembered,
+                seal_with=self._seal_with(new_state, game),
+            )
             last_hash = stored[-1].hash if stored else current.last_hash
             self._remember(match_id, Current(current.seed, new_state, last_hash, game))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game, token=token)
-        raise TooMuchContention()
+
+        return await retried("claim", attempt)

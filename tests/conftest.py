@@ -147,16 +147,25 @@ def postgres_url(pg_server: PgServer) -> Iterator[str]:
     pg_server.drop_database(url)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database of each kind, private to one test (not yet migrated)."""
-    if request.param == "sqlite":
+@contextlib.contextmanager
+def empty_database(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of ``kind`` ("sqlite" or "postgresql"), private to one test."""
+    if kind == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'cuccu.db'}"
         return
     server: PgServer = request.getfixturevalue("pg_server")
     url = server.create_database(uuid.uuid4().hex[:8])
-    yield url
-    server.drop_database(url)
+    try:
+        yield url
+    finally:
+        server.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of each kind, private to one test (not yet migrated)."""
+    with empty_database(request.param, request, tmp_path) as url:
+        yield url
 
 
 # --- the real ``cuccu`` server as a subprocess (tests/integration/server.py) ---------------------

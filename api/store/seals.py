@@ -12,7 +12,8 @@ from api import metrics
 from api.keys import KeyRing
 from api.signing import Seal, Signer, now
 from api.store import tables as t
-from api.store.events import StoredEvent, StoreUnavailable, verify_chain
+from api.store.chain import verify_chain
+from api.store.records import StoredEvent, StoreUnavailable
 from domain.envelope import LEGACY_ENVELOPE
 
 

@@ -3,7 +3,8 @@
 It keeps what the real store guarantees and the service relies on: one commit is all or
 nothing, a stream moves only from the version it is expected at, a match id, a token and an
 idempotency key (per match and seat) are unique, events chain by hash, and the seal of a
-match its commit ends is kept with that commit.
+match its commit ends is kept with that commit. tests/store/test_store.py runs the store's
+contract tests on it too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from api.signing import Seal, SignFinal
 from api.store import (
     ConcurrencyError,
+    CreationRecord,
     IdempotencyRecord,
     MatchRecord,
     MatchSummary,
@@ -23,7 +25,7 @@ from api.store import (
     Notifier,
     StoredEvent,
 )
-from api.store.events import chain_records
+from api.store.chain import chain_records
 from domain.games.cuccu.events import Event
 
 
@@ -36,6 +38,7 @@ class InMemoryStore:
         self.tokens: dict[str, tuple[str, int]] = {}
         self.keys: dict[tuple[str, int, str], IdempotencyRecord] = {}
         self.seals: dict[str, Seal] = {}
+        self.creations: dict[str, CreationRecord] = {}
         self.commits = 0
         self._clock = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 
@@ -84,6 +87,14 @@ class InMemoryStore:
     async def get_idempotency(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
         return self.keys.get((match_id, seat, key))
 
+    async def get_creation(self, key_hash: str) -> CreationRecord | None:
+        return self.creations.get(key_hash)
+
+    async def reserve_creation(self, record: CreationRecord) -> None:
+        if record.key_hash in self.creations:
+            raise ConcurrencyError("creation key taken")
+        self.creations[record.key_hash] = record
+
     async def commit(
         self,
         match_id: str,
@@ -108,6 +119,9 @@ class InMemoryStore:
         tokens = dict(new_match.token_hashes if new_match else {}) | dict(seat_tokens or {})
         if any(h in self.tokens for h in tokens.values()):
             raise ConcurrencyError("token taken")
+        held = set(self.tokens.values())
+        if any((match_id, seat) in held for seat in tokens):  # (match_id, seat) is a key too
+            raise ConcurrencyError("seat has a token")
         if idempotency is not None and (
             (idempotency.match_id, idempotency.seat, idempotency.key) in self.keys
         ):

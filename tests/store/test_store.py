@@ -6,6 +6,7 @@ import asyncio
 import datetime as dt
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -16,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from api.store import (
     CLAIM_FINGERPRINT_PREFIX,
     ConcurrencyError,
+    CreationRecord,
     EventStore,
     IdempotencyRecord,
     MatchSummary,
@@ -26,8 +28,8 @@ from api.store import (
     upgrade,
     verify_chain,
 )
-from api.store.events import record_time
 from api.store.migrate import downgrade, head_revision
+from api.store.records import record_time
 from api.store.tables import metadata
 from domain.envelope import GENESIS_HASH, chain_hash, record_body
 from domain.games import CUCCU
@@ -37,6 +39,8 @@ from domain.games.cuccu.decide import apply
 from domain.games.cuccu.events import Event
 from domain.games.cuccu.state import MatchState, initial_state
 from domain.seats import SeatSpec
+from tests.conftest import empty_database
+from tests.service.fakes import InMemoryStore
 
 SEATS = (
     SeatSpec("ann", "human"),
@@ -53,9 +57,25 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     await eng.dispose()
 
 
-@pytest.fixture
-async def store(engine: AsyncEngine) -> EventStore:
-    return EventStore(engine)
+#: what the store's contract is tested on: each database, and the in-memory fake the service
+#: tests run on (tests/service/fakes.py), so that the fake cannot drift from the real store
+Store = EventStore | InMemoryStore
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "memory"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    if request.param == "memory":
+        yield InMemoryStore()
+        return
+    with empty_database(request.param, request, tmp_path) as url:
+        eng = create_engine(url)
+        await upgrade(eng)
+        real = EventStore(eng)
+        try:
+            yield real
+        finally:
+            await real.close()
+            await eng.dispose()
 
 
 def summary_of(state: MatchState) -> MatchSummary:
@@ -74,9 +94,7 @@ def opening() -> tuple[MatchState, list[Event]]:
     return state, events + more
 
 
-async def new_match(
-    store: EventStore, tokens: dict[int, str] | None = None
-) -> tuple[str, MatchState]:
+async def new_match(store: Store, tokens: dict[int, str] | None = None) -> tuple[str, MatchState]:
     match_id = str(uuid.uuid4())
     state, events = opening()
     await store.commit(
@@ -115,7 +133,7 @@ async def test_migrations_match_table_metadata(engine: AsyncEngine) -> None:
         assert await conn.run_sync(diff) == []
 
 
-async def test_append_and_load_round_trip_with_hash_chain(store: EventStore) -> None:
+async def test_append_and_load_round_trip_with_hash_chain(store: Store) -> None:
     match_id, state = await new_match(store)
     stored = await store.load(match_id)
     _, events = opening()
@@ -142,7 +160,7 @@ async def test_append_and_load_round_trip_with_hash_chain(store: EventStore) -> 
     assert await store.load(match_id, after=2, limit=1) == stored[2:3]
 
 
-async def test_stale_expected_version_is_a_conflict_and_changes_nothing(store: EventStore) -> None:
+async def test_stale_expected_version_is_a_conflict_and_changes_nothing(store: Store) -> None:
     match_id, state = await new_match(store)
     before = await store.load(match_id)
     _, events = opening()
@@ -157,7 +175,7 @@ async def test_stale_expected_version_is_a_conflict_and_changes_nothing(store: E
     assert await store.load(match_id) == before
 
 
-async def test_two_concurrent_appends_exactly_one_wins(store: EventStore) -> None:
+async def test_two_concurrent_appends_exactly_one_wins(store: Store) -> None:
     match_id, state = await new_match(store)
     stored = await store.load(match_id)
     extra = opening()[1][-1:]  # any event will do for the store
@@ -182,7 +200,7 @@ async def test_two_concurrent_appends_exactly_one_wins(store: EventStore) -> Non
     verify_chain(after)
 
 
-async def test_duplicate_match_id_is_a_conflict(store: EventStore) -> None:
+async def test_duplicate_match_id_is_a_conflict(store: Store) -> None:
     match_id, state = await new_match(store)
     _, events = opening()
     with pytest.raises(ConcurrencyError):
@@ -196,7 +214,7 @@ async def test_duplicate_match_id_is_a_conflict(store: EventStore) -> None:
         )
 
 
-async def remember(store: EventStore, state: MatchState, record: IdempotencyRecord) -> None:
+async def remember(store: Store, state: MatchState, record: IdempotencyRecord) -> None:
     """Store an idempotency record alone (no events) at the match's current version."""
     stored = await store.load(record.match_id)
     await store.commit(
@@ -209,7 +227,7 @@ async def remember(store: EventStore, state: MatchState, record: IdempotencyReco
     )
 
 
-async def test_tokens_and_idempotency_records(store: EventStore) -> None:
+async def test_tokens_and_idempotency_records(store: Store) -> None:
     match_id, state = await new_match(store, tokens={0: "f" * 64})
     assert await store.seat_for_token("f" * 64) == (match_id, 0)
     assert await store.seat_for_token("e" * 64) is None
@@ -221,7 +239,7 @@ async def test_tokens_and_idempotency_records(store: EventStore) -> None:
         await remember(store, state, record)
 
 
-async def test_a_claimed_seats_token_is_replaced_and_never_remembered(store: EventStore) -> None:
+async def test_a_claimed_seats_token_is_replaced_and_never_remembered(store: Store) -> None:
     match_id, state = await new_match(store, tokens={0: "a" * 64, 1: "b" * 64})
     claim = IdempotencyRecord(match_id, 1, "k", CLAIM_FINGERPRINT_PREFIX + "0" * 58, 0, 1)
     await remember(store, state, claim)
@@ -234,7 +252,36 @@ async def test_a_claimed_seats_token_is_replaced_and_never_remembered(store: Eve
     assert await store.seat_for_token("a" * 64) == (match_id, 0)  # the others are unchanged
 
 
-async def test_list_matches_newest_first_with_cursor_and_filter(store: EventStore) -> None:
+async def test_a_seat_holds_one_token(store: Store) -> None:
+    match_id, state = await new_match(store, tokens={0: "a" * 64})
+    stored = await store.load(match_id)
+    with pytest.raises(ConcurrencyError):  # a second token for seat 0 (a claim of a held seat)
+        await store.commit(
+            match_id,
+            expected_version=state.version,
+            prev_hash=stored[-1].hash,
+            events=opening()[1][-1:],
+            summary=MatchSummary("in_round", [2, 2, 2], [], 0, state.version + 1),
+            seat_tokens={0: "b" * 64},
+        )
+    assert await store.load(match_id) == stored  # all or nothing
+    record = await store.get_match(match_id)
+    assert record is not None and record.version == state.version
+    assert await store.seat_for_token("b" * 64) is None
+    assert await store.seat_for_token("a" * 64) == (match_id, 0)
+
+
+async def test_a_creation_key_is_reserved_once(store: Store) -> None:
+    record = CreationRecord("h" * 64, "f" * 64, str(uuid.uuid4()), "sealed tokens")
+    assert await store.get_creation(record.key_hash) is None
+    await store.reserve_creation(record)
+    assert await store.get_creation(record.key_hash) == record
+    with pytest.raises(ConcurrencyError):  # a twin request reserving the same key
+        await store.reserve_creation(CreationRecord(record.key_hash, "0" * 64, "other", "x"))
+    assert await store.get_creation(record.key_hash) == record
+
+
+async def test_list_matches_newest_first_with_cursor_and_filter(store: Store) -> None:
     ids = [(await new_match(store))[0] for _ in range(5)]
     page1 = await store.list_matches(limit=3)
     assert len(page1) == 3
@@ -247,9 +294,11 @@ async def test_list_matches_newest_first_with_cursor_and_filter(store: EventStor
     )
     assert await store.list_matches(status="over") == []
     assert len(await store.list_matches(status="in_round")) == 5
+    assert await store.list_matches(open_seats=True) == []  # all are dealt
+    assert len(await store.list_matches(open_seats=False)) == 5
 
 
-async def test_commit_wakes_subscribers(store: EventStore) -> None:
+async def test_commit_wakes_subscribers(store: Store) -> None:
     match_id, state = await new_match(store)
     stored = await store.load(match_id)
     with store.notifier.subscribe(match_id) as sub:
@@ -316,6 +365,6 @@ async def test_alembic_upgrade_downgrade_upgrade_on_postgres(postgres_url: str) 
 
 
 def test_recorded_at_is_timezone_aware() -> None:
-    from api.store.events import now
+    from api.store.records import now
 
     assert now().tzinfo is dt.UTC

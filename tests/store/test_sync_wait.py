@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
 from api.store import EventStore, NewMatch, StoreUnavailable, create_engine, upgrade
-from api.store.events import _notice_recorder
+from api.store.statement import _notice_recorder
 from domain.envelope import GENESIS_HASH
 from tests.store.test_store import SEATS, opening, summary_of
 
