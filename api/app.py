@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -22,6 +24,7 @@ from api.bodies import body_check, members
 from api.bots_pool import BotPool
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
+from api.controllers.log import LogController
 from api.controllers.matches import MatchController
 from api.faults import arm as arm_crash_points
 from api.keystore import key_store
@@ -42,6 +45,8 @@ from api.store import (
 )
 from api.store.db import libpq_conninfo
 from api.store.seals import Sealer
+from api.transparency.keys import log_signer
+from api.transparency.store import ResultLog
 
 log = logging.getLogger("cuccu")
 
@@ -84,6 +89,15 @@ def start_signing(settings: Settings, engine: AsyncEngine) -> Sealer | None:
     return Sealer(engine, signer, store.ring())
 
 
+def start_log(settings: Settings, engine: AsyncEngine) -> ResultLog | None:
+    """The transparency log of signed results, with its own key beside the signing key."""
+    signer = log_signer(settings, create=True)
+    if signer is None:
+        return None
+    log.info("transparency log %s, checkpoints signed by %s", signer.name, signer.verifier.text())
+    return ResultLog(engine, signer)
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
 
@@ -109,10 +123,18 @@ def create_app(settings: Settings | None = None) -> Litestar:
         bots = BotPool(settings.bot_workers)
         app.state.store = store
         app.state.sealer = sealer = start_signing(settings, engine)
-        app.state.service = MatchService(store, bots=bots, sealer=sealer)
+        result_log = start_log(settings, engine) if sealer is not None else None
+        app.state.result_log = result_log
+        app.state.service = MatchService(store, bots=bots, sealer=sealer, result_log=result_log)
+        # appends each process's sealed results, and any left behind (api/transparency/store.py)
+        appender = asyncio.create_task(result_log.run_appender()) if result_log else None
         try:
             yield
         finally:
+            if appender is not None:
+                appender.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await appender
             bots.close()
             if listener is not None:
                 await listener.stop()
@@ -124,7 +146,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 mp.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
 
     app = Litestar(
-        route_handlers=[HealthController, MatchController, KeysController, MetricsController],
+        route_handlers=[
+            HealthController,
+            MatchController,
+            KeysController,
+            LogController,
+            MetricsController,
+        ],
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),
@@ -164,6 +192,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 Tag(name="matches", description="Create, view and play matches"),
                 Tag(name="health", description="Liveness and readiness"),
                 Tag(name="signatures", description="Keys that verify signed match results"),
+                Tag(
+                    name="transparency log",
+                    description="The append-only log of signed results: checkpoints, proofs",
+                ),
             ],
         ),
         debug=False,
