@@ -8,6 +8,7 @@ the checkpoint text is the example of C2SP's ``tlog-checkpoint``. Data only.
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -109,3 +110,21 @@ def test_a_checkpoint_signed_and_opened() -> None:
     impostor = NoteSigner("cuccu.test/log", Ed25519PrivateKey.generate())
     with pytest.raises(NoteError, match="another key"):
         open_checkpoint(impostor.sign(checkpoint.text()), signer.verifier)
+
+
+def test_the_example_checkpoint_of_docs_api_md_verifies() -> None:
+    """docs/API.md, "Checkpoints and the log key", gives a real checkpoint to test with."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "API.md").read_text(encoding="utf-8")
+    key = "cuccu.local/log+c01212c9+AQOhB7/zzhC+HXDdGOdLwJln5NYwm6UNXx3chmQSVTG4"
+    assert key in doc
+    start = doc.index("    cuccu.local/log\n    1\n")
+    block = doc[start : doc.index("\n\n", doc.index("\u2014 cuccu.local/log", start)) + 1]
+    signed = "".join(line.removeprefix("    ") + "\n" for line in block.splitlines())
+    checkpoint = open_checkpoint(signed, NoteVerifier.parse(key), "cuccu.local/log")
+    # the root of the tree of one leaf, the empty string: the first of RFC 6962's vectors
+    assert (checkpoint.size, checkpoint.root.hex()) == (
+        1,
+        "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+    )
+    signer = NoteSigner("cuccu.local/log", Ed25519PrivateKey.from_private_bytes(bytes(range(32))))
+    assert signer.verifier.text() == key and signer.sign(checkpoint.text()) == signed
