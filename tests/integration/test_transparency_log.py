@@ -293,3 +293,56 @@ def test_two_servers_on_one_postgresql_sign_consistent_checkpoints(
         for s in servers:
             s.stop()
         pg_server.drop_database(url)
+
+
+def test_a_result_sealed_by_a_process_killed_before_its_append_is_logged_after_restart(
+    database_url: str, tmp_path: Path
+) -> None:
+    """SIGKILL right after the commit that seals a match (before this process's appender
+    ran): the result is sealed and unlogged; the restarted service appends it, once."""
+    env = {"CUCCU_SIGNING_KEY": str(tmp_path / "keys" / "signing-key.pem")}
+    crashing = Server(
+        database_url, viewer=False, env={**env, "CUCCU_CRASH_AT": "after-final-commit"}
+    ).start()
+    try:
+        with pytest.raises(httpx.HTTPError):
+            httpx.post(f"{crashing.base}/matches", json=BOTS_ONLY, timeout=30)
+        assert crashing.proc is not None and crashing.proc.wait(timeout=30) != 0
+    finally:
+        crashing.stop()
+    restarted = Server(database_url, viewer=False, env=env).start()
+    try:
+        wait_size(restarted.base, 1)
+        [mid] = [m["match_id"] for m in httpx.get(f"{restarted.base}/matches").json()["matches"]]
+        proof = httpx.get(f"{restarted.base}/log/proof/inclusion", params={"match": mid}).json()
+        assert (proof["index"], proof["tree_size"]) == (0, 1)
+        time.sleep(2.5)  # the appender's periodic pass runs again: nothing appended twice
+        assert log_size(restarted.base) == 1
+    finally:
+        restarted.stop()
+
+
+def test_the_typed_client_reads_the_log(signed_server: Server) -> None:
+    from api.client import Client, NotFound, ValidationFailed
+
+    base = signed_server.base
+    ids = play(base, 3)
+    wait_size(base, 3)
+    with Client(base) as client:
+        verifier = NoteVerifier.parse(client.log_key())
+        checkpoint = open_checkpoint(client.log_checkpoint(), verifier)
+        assert checkpoint.size == 3
+        for mid in ids:
+            proof = client.inclusion_proof(mid)
+            leaf = base64.b64decode(proof["leaf_hash"])
+            path = [base64.b64decode(h) for h in proof["inclusion"]]
+            assert merkle.verify_inclusion(proof["index"], 3, leaf, path, checkpoint.root)
+        first = client.inclusion_proof(ids[0], size=1)
+        old = open_checkpoint(first["checkpoint"], verifier)
+        body = client.consistency_proof(1, 3)
+        path = [base64.b64decode(h) for h in body["consistency"]]
+        assert merkle.verify_consistency(1, 3, path, old.root, checkpoint.root)
+        with pytest.raises(NotFound):
+            client.inclusion_proof("no-such-match")
+        with pytest.raises(ValidationFailed):
+            client.consistency_proof(2, 1)

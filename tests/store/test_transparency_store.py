@@ -93,8 +93,8 @@ async def test_sealed_results_are_appended_once_and_the_tree_is_their_tree(
     tree = await log.tree()
     assert (tree.size, tree.root) == (7, merkle.root(hashes))
     for _, match_id, h in rows:
-        proof = await log.inclusion(match_id)
-        assert merkle.verify_inclusion(proof.entry.position, 7, h, proof.proof, tree.root)
+        included = await log.inclusion(match_id)
+        assert merkle.verify_inclusion(included.entry.position, 7, h, included.proof, tree.root)
     size, proof = await log.consistency(3)
     assert size == 7
     assert merkle.verify_consistency(3, 7, proof, merkle.root(hashes[:3]), tree.root)
