@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -131,10 +130,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         try:
             yield
         finally:
-            if appender is not None:
-                appender.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await appender
+            if result_log is not None and appender is not None:
+                await result_log.stop(appender)
             bots.close()
             if listener is not None:
                 await listener.stop()

@@ -108,6 +108,7 @@ class ResultLog:
         self.signer = signer
         self.is_postgres = engine.dialect.name == "postgresql"
         self._wake = asyncio.Event()
+        self._stopping = False
 
     @property
     def origin(self) -> str:
@@ -120,16 +121,24 @@ class ResultLog:
         self._wake.set()
 
     async def run_appender(self) -> None:
-        """Pass after pass until cancelled: on each wake-up, and every PASS_INTERVAL."""
-        while True:
+        """Pass after pass until :meth:`stop`: on each wake-up, and every PASS_INTERVAL."""
+        while not self._stopping:
             try:
-                while await self.append_pending():
+                while await self.append_pending() and not self._stopping:
                     pass
             except StoreUnavailable as exc:
                 log.warning("transparency log: append deferred (%s)", exc)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), PASS_INTERVAL)
             self._wake.clear()
+
+    async def stop(self, appender: asyncio.Task[None], timeout: float = 5.0) -> None:
+        """End the appender between passes (a pass cancelled mid-query would leave a
+        connection for the garbage collector), or cancel it after ``timeout``."""
+        self._stopping = True
+        self._wake.set()
+        with contextlib.suppress(TimeoutError):  # then wait_for has cancelled it
+            await asyncio.wait_for(appender, timeout)
 
     async def append_pending(self, limit: int = BATCH) -> int:
         """Append the sealed results that have no leaf yet (up to ``limit``): how many."""
