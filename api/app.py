@@ -59,7 +59,8 @@ its token when someone claims it (`POST /matches/{id}/seats/{seat}/claim`; the l
 `GET /matches?open_seats=true`). Read your view (`GET /matches/{id}`), answer the pending
 decision (`POST /matches/{id}/commands`), follow the match live (`GET /matches/{id}/stream`),
 and export the complete log of a finished match, hash-chained and signed by the service (its
-public keys: `GET /.well-known/cuccu-keys.json`).
+public keys: `GET /.well-known/cuccu-keys.json`). Every signed result is appended to a public
+append-only log (`GET /log/checkpoint`, RFC 9162 proofs under `/log/proof/`).
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
 
