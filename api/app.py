@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -22,6 +23,7 @@ from api.bodies import body_check, members
 from api.bots_pool import BotPool
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
+from api.controllers.log import LogController
 from api.controllers.matches import MatchController
 from api.faults import arm as arm_crash_points
 from api.keystore import key_store
@@ -46,11 +48,13 @@ from api.tracing import name_span_by_route, tracer_provider_from_env, tracing_pl
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
 from api.store.seals import Sealer
+from api.transparency.keys import log_signer
+from api.transparency.store import ResultLog
 
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.6.1"
+API_VERSION = "0.7.0"
 
 DESCRIPTION = """\
 Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each
@@ -59,7 +63,8 @@ its token when someone claims it (`POST /matches/{id}/seats/{seat}/claim`; the l
 `GET /matches?open_seats=true`). Read your view (`GET /matches/{id}`), answer the pending
 decision (`POST /matches/{id}/commands`), follow the match live (`GET /matches/{id}/stream`),
 and export the complete log of a finished match, hash-chained and signed by the service (its
-public keys: `GET /.well-known/cuccu-keys.json`).
+public keys: `GET /.well-known/cuccu-keys.json`). Every signed result is appended to a public
+append-only log (`GET /log/checkpoint`, RFC 9162 proofs under `/log/proof/`).
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
 
@@ -86,6 +91,15 @@ def start_signing(settings: Settings, engine: AsyncEngine) -> Sealer | None:
     assert signer is not None
     log.info("signing finished matches with key %s (%s)", signer.key_id, store.key_path)
     return Sealer(engine, signer, store.ring())
+
+
+def start_log(settings: Settings, engine: AsyncEngine) -> ResultLog | None:
+    """The transparency log of signed results, with its own key beside the signing key."""
+    signer = log_signer(settings, create=True)
+    if signer is None:
+        return None
+    log.info("transparency log %s, checkpoints signed by %s", signer.name, signer.verifier.text())
+    return ResultLog(engine, signer)
 
 
 def create_app(
@@ -132,10 +146,16 @@ def create_app(
         bots = BotPool(settings.bot_workers)
         app.state.store = store
         app.state.sealer = sealer = start_signing(settings, engine)
-        app.state.service = MatchService(store, bots=bots, sealer=sealer)
+        result_log = start_log(settings, engine) if sealer is not None else None
+        app.state.result_log = result_log
+        app.state.service = MatchService(store, bots=bots, sealer=sealer, result_log=result_log)
+        # appends each process's sealed results, and any left behind (api/transparency/store.py)
+        appender = asyncio.create_task(result_log.run_appender()) if result_log else None
         try:
             yield
         finally:
+            if result_log is not None and appender is not None:
+                await result_log.stop(appender)
             bots.close()
             if listener is not None:
                 await listener.stop()
@@ -151,7 +171,13 @@ def create_app(
                 mp.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
 
     app = Litestar(
-        route_handlers=[HealthController, MatchController, KeysController, MetricsController],
+        route_handlers=[
+            HealthController,
+            MatchController,
+            KeysController,
+            LogController,
+            MetricsController,
+        ],
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),
@@ -194,6 +220,10 @@ def create_app(
                 Tag(name="matches", description="Create, view and play matches"),
                 Tag(name="health", description="Liveness and readiness"),
                 Tag(name="signatures", description="Keys that verify signed match results"),
+                Tag(
+                    name="transparency log",
+                    description="The append-only log of signed results: checkpoints, proofs",
+                ),
             ],
         ),
         debug=False,

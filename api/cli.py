@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from api.keys import KeyRing
     from api.store import EventStore
     from api.store.seals import Sealer
+    from api.transparency.note import Checkpoint, NoteVerifier
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -181,22 +182,40 @@ def _sealer(settings: Settings, engine: AsyncEngine, *, create: bool) -> Sealer 
 
 
 async def _export_bytes(
-    store: EventStore, match_id: str, settings: Settings, *, signing: bool
+    store: EventStore,
+    match_id: str,
+    settings: Settings,
+    *,
+    signing: bool,
+    log_size: int | None = None,
 ) -> bytes | None:
     """The export of a match as the API serves it; None if there is no such match.
 
     ``signing`` (``cuccu export``, like the API) seals a match that ended before signatures
-    existed; ``cuccu verify`` only reads, and signs nothing.
+    existed; ``cuccu verify`` only reads, and signs nothing. ``log_size``: the inclusion proof
+    relative to the log's tree of that size (a checkpoint the verifier trusts), not to now.
     """
     from api.export import sealed_export
+    from api.transparency.keys import log_signer
+    from api.transparency.store import ResultLog
 
     record = await store.get_match(match_id)
     if record is None:
         return None
     stored = await store.load(match_id)
     sealer = _sealer(settings, store.engine, create=signing)
+    signer = log_signer(settings, create=signing) if sealer is not None else None
+    result_log = ResultLog(store.engine, signer) if signer else None
     over = record.status == "over"
-    return await sealed_export(match_id, stored, sealer, over=over, sign_legacy=signing)
+    return await sealed_export(
+        match_id,
+        stored,
+        sealer,
+        over=over,
+        sign_legacy=signing,
+        result_log=result_log,
+        log_size=log_size,
+    )
 
 
 async def _export(args: argparse.Namespace) -> int:
@@ -230,7 +249,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     return asyncio.run(_export(args))
 
 
-async def _load_export(match_id: str, args: argparse.Namespace) -> bytes | None:
+async def _load_export(
+    match_id: str, args: argparse.Namespace, log_size: int | None = None
+) -> bytes | None:
     from api.store import EventStore, create_engine
     from api.store.migrate import check_schema
 
@@ -238,9 +259,41 @@ async def _load_export(match_id: str, args: argparse.Namespace) -> bytes | None:
     engine = create_engine(settings.database_url)
     try:
         await check_schema(engine)
-        return await _export_bytes(EventStore(engine), match_id, settings, signing=False)
+        store = EventStore(engine)
+        return await _export_bytes(store, match_id, settings, signing=False, log_size=log_size)
     finally:
         await engine.dispose()
+
+
+def _log_key(args: argparse.Namespace) -> NoteVerifier | None:
+    """The log key ``verify`` and ``witness`` trust: ``--log-key`` (a verifier key, or a file
+    holding one), else the service's own log key (same settings as the service)."""
+    from pathlib import Path
+
+    from api.transparency.keys import log_signer
+    from api.transparency.note import NoteVerifier
+
+    given = getattr(args, "log_key", None)
+    if given:
+        path = Path(given)
+        return NoteVerifier.parse(path.read_text(encoding="utf-8") if path.is_file() else given)
+    signer = log_signer(_settings(args), create=False)
+    return signer.verifier if signer is not None else None
+
+
+def _trusted_checkpoint(
+    args: argparse.Namespace, verifier: NoteVerifier | None
+) -> Checkpoint | None:
+    """``--checkpoint FILE``: a signed checkpoint the verifier trusts (a witness's)."""
+    from pathlib import Path
+
+    from api.transparency.note import NoteError, open_checkpoint
+
+    if not args.checkpoint:
+        return None
+    if verifier is None:
+        raise NoteError("--checkpoint needs the log key (--log-key) to check its signature")
+    return open_checkpoint(Path(args.checkpoint).read_text(encoding="utf-8"), verifier)
 
 
 def _trusted_keys(args: argparse.Namespace) -> KeyRing:
@@ -263,13 +316,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from api.keys import BadKey
     from api.signing import check_seal
+    from api.transparency.note import NoteError
+    from api.transparency.verify import check_inclusion
     from domain.audit import AuditInputError, audit, parse_export, render
 
+    try:
+        log_key = _log_key(args)
+        trusted_checkpoint = _trusted_checkpoint(args, log_key)
+    except (NoteError, OSError) as exc:
+        print(f"verify: unreadable log key or checkpoint, {exc}", file=sys.stderr)
+        return 2
     source = Path(args.target)
     if source.is_file():
         text = source.read_bytes()
     else:
-        loaded = asyncio.run(_load_export(args.target, args))
+        at = trusted_checkpoint.size if trusted_checkpoint is not None else None
+        loaded = asyncio.run(_load_export(args.target, args, at))
         if loaded is None:
             print(f"verify: no file and no match {args.target!r}", file=sys.stderr)
             return 2
@@ -292,9 +354,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"UNSIGNED: {sealed.detail} (allowed by --allow-unsigned)")
     else:
         print(f"FAIL signature: {sealed.detail}")
+    logged = check_inclusion(exported.seal, exported.log, log_key, trusted_checkpoint)
+    unproven = logged.status in ("not-in-log", "untrusted")
+    log_ok = logged.ok or (unproven and not args.require_log)
+    if logged.ok:
+        print(f"PASS log: {logged.detail}")
+    elif log_ok and logged.status == "not-in-log":
+        print(f"not in the log: {logged.detail} (a match sealed before the log, or not yet")
+        print("  appended; --require-log makes this a failure)")
+    elif log_ok:
+        print(f"log not checked: {logged.detail}")
+    else:
+        print(f"FAIL log: {logged.detail}")
     if report.envelope == 1:
         print("note: legacy records (before schema revision 0002) hash the event only")
     passed = report.ok and (sealed.ok or (sealed.status == "unsigned" and args.allow_unsigned))
+    passed = passed and log_ok
     print("verify passed" if passed else "verify FAILED")
     return 0 if passed else 1
 
@@ -305,6 +380,8 @@ def cmd_keys(args: argparse.Namespace) -> int:
 
     from api.keys import BadKey
     from api.keystore import key_store
+    from api.transparency.keys import log_key_store
+    from api.transparency.note import NoteSigner
 
     store = key_store(_settings(args))
     if store is None:
@@ -317,6 +394,14 @@ def cmd_keys(args: argparse.Namespace) -> int:
             signer, created = store.init()
             made = "made" if created else "already there, kept"
             print(f"key {signer.key_id} active ({store.key_path}: {made})")
+            # and the transparency log's own key beside it (api/transparency/keys.py)
+            settings = _settings(args)
+            log_store = log_key_store(settings)
+            assert log_store is not None  # beside the signing key, which exists
+            log_key, log_created = log_store.init()
+            made = "made" if log_created else "already there, kept"
+            verifier = NoteSigner(settings.log_origin, log_key.private).verifier.text()
+            print(f"log key {verifier} ({log_store.key_path}: {made})")
             return 0
         if args.keys_command == "rotate":
             old = store.load(create=False)
@@ -329,6 +414,20 @@ def cmd_keys(args: argparse.Namespace) -> int:
     except BadKey as exc:
         print(f"keys: {exc}", file=sys.stderr)
         return 2
+    return 0
+
+
+def cmd_witness(args: argparse.Namespace) -> int:
+    """Visit a log: non-zero when it dropped, reordered or rewrote a leaf, or changed key."""
+    from pathlib import Path
+
+    from api.transparency.witness import WitnessError, visit
+
+    try:
+        print(visit(args.url, Path(args.state), pin=args.log_key))
+    except WitnessError as exc:
+        print(f"witness: FAIL {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -419,7 +518,42 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="pass an unsigned log whose audit passes (logs from before signatures)",
     )
+    ver.add_argument(
+        "--log-key",
+        metavar="KEY|FILE",
+        help="the transparency log's verifier key (as served at /log/key) or a file holding "
+        "it (default: the service's own log key, same settings as the service)",
+    )
+    ver.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="a signed checkpoint you trust (a witness's): the match must be in that tree",
+    )
+    ver.add_argument(
+        "--require-log",
+        action="store_true",
+        help="fail a match that is not in the transparency log (default: report it only)",
+    )
     ver.set_defaults(func=cmd_verify)
+
+    wit = sub.add_parser(
+        "witness",
+        help="check a service's transparency log: each new checkpoint must be signed by the "
+        "pinned log key and consistent with the last one seen (docs/API.md)",
+    )
+    wit.add_argument("url", help="the service's base URL (its /log/checkpoint is fetched)")
+    wit.add_argument(
+        "--state",
+        required=True,
+        metavar="DIR",
+        help="where the witness keeps the pinned log key and the last checkpoint it saw",
+    )
+    wit.add_argument(
+        "--log-key",
+        metavar="KEY|FILE",
+        help="the log key to pin on the first visit (default: trust what /log/key serves then)",
+    )
+    wit.set_defaults(func=cmd_witness)
 
     keys = sub.add_parser("keys", help="the service's signing keys (see docs/API.md)")
     keys_sub = keys.add_subparsers(dest="keys_command", required=True)

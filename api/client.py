@@ -915,6 +915,61 @@ class Client(_Base):
             self._sleep(self.retry.delay(failures))
             failures += 1
 
+    # the transparency log (docs/API.md, "Transparency log") -----------------------------
+
+    def log_checkpoint(self) -> str:
+        """``GET /log/checkpoint``: the log's latest signed checkpoint (a C2SP signed note)."""
+        return _text(self._send(_Call("GET", "/log/checkpoint")))
+
+    def log_key(self) -> str:
+        """``GET /log/key``: the verifier key checkpoints are signed with."""
+        return _text(self._send(_Call("GET", "/log/key"))).strip()
+
+    def inclusion_proof(self, match_id: str, size: int | None = None) -> InclusionProof:
+        """``GET /log/proof/inclusion``: a finished match's place in the log, proven."""
+        return cast(InclusionProof, self._call(_inclusion_call(match_id, size)))
+
+    def consistency_proof(self, size1: int, size2: int | None = None) -> ConsistencyProof:
+        """``GET /log/proof/consistency``: the tree of ``size1`` leaves is a prefix of
+        the tree of ``size2``."""
+        return cast(ConsistencyProof, self._call(_consistency_call(size1, size2)))
+
+
+# --- the transparency log: its answers and requests, shared by both clients ----------------
+
+
+class InclusionProof(TypedDict):
+    match_id: str
+    index: int
+    tree_size: int
+    leaf: str
+    leaf_hash: str
+    inclusion: list[str]
+    checkpoint: str
+
+
+ConsistencyProof = TypedDict("ConsistencyProof", {"from": int, "to": int, "consistency": list[str]})
+
+
+def _inclusion_call(match_id: str, size: int | None) -> _Call:
+    params: dict[str, Any] = {"match": match_id}
+    if size is not None:
+        params["size"] = size
+    return _Call("GET", "/log/proof/inclusion", params=params)
+
+
+def _consistency_call(size1: int, size2: int | None) -> _Call:
+    params: dict[str, Any] = {"from": size1}
+    if size2 is not None:
+        params["to"] = size2
+    return _Call("GET", "/log/proof/consistency", params=params)
+
+
+def _text(response: httpx.Response) -> str:
+    if response.status_code >= 400:
+        raise problem_error(response)
+    return response.text
+
 
 # --- async ---------------------------------------------------------------------------------
 
@@ -1138,3 +1193,17 @@ class AsyncClient(_Base):
                     raise StreamEnded(f"the stream of {match_id} kept closing early")
             await self._sleep(self.retry.delay(failures))
             failures += 1
+
+    # the transparency log (docs/API.md, "Transparency log") -----------------------------
+
+    async def log_checkpoint(self) -> str:
+        return _text(await self._send(_Call("GET", "/log/checkpoint")))
+
+    async def log_key(self) -> str:
+        return _text(await self._send(_Call("GET", "/log/key"))).strip()
+
+    async def inclusion_proof(self, match_id: str, size: int | None = None) -> InclusionProof:
+        return cast(InclusionProof, await self._call(_inclusion_call(match_id, size)))
+
+    async def consistency_proof(self, size1: int, size2: int | None = None) -> ConsistencyProof:
+        return cast(ConsistencyProof, await self._call(_consistency_call(size1, size2)))

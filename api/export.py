@@ -3,17 +3,20 @@
 Each line is built by ``domain.envelope.export_line`` around the record bytes as stored (and
 hashed); nothing is decoded and encoded again, so what a verifier hashes is what was hashed.
 A finished match's export ends with a seal line: the service's signature over the final hash
-and the service's public keys (docs/API.md, "Exports").
+and the service's public keys (docs/API.md, "Exports"), and once the result is in the
+transparency log, its inclusion proof and the checkpoint it is relative to.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
 from api.signing import seal_line
 from api.store.records import StoredEvent, record_time
 from api.store.seals import Sealer
+from api.transparency.store import LogUnavailable, ResultLog
 from domain.envelope import LEGACY_ENVELOPE, export_line
 
 
@@ -47,12 +50,22 @@ async def sealed_export(
     *,
     over: bool,
     sign_legacy: bool = True,
+    result_log: ResultLog | None = None,
+    log_size: int | None = None,
 ) -> bytes:
     """The export of a match: its records, and for a finished match with a seal its seal line
     (see ``Sealer.seal_of`` for the matches that ended before signatures). Without a sealer
-    (signing off) there is no seal line."""
+    (signing off) there is no seal line. With ``result_log``, a logged result's seal line
+    carries its inclusion proof at ``log_size`` (default: the log's size now)."""
     lines = export_lines(stored)
     if sealer is None or not over:
         return lines
     seal = await sealer.seal_of(match_id, stored, sign_legacy=sign_legacy)
-    return lines if seal is None else lines + seal_line(seal, sealer.ring)
+    if seal is None:
+        return lines
+    log = None
+    # not appended yet: the export carries no proof (GET /log/proof/inclusion gives it later)
+    with contextlib.suppress(LogUnavailable):
+        if result_log is not None:
+            log = (await result_log.inclusion(match_id, log_size)).document()
+    return lines + seal_line(seal, sealer.ring, log)

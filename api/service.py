@@ -44,6 +44,7 @@ from api.store import (
 )
 from api.store.notify import Notifier, Subscription
 from api.store.seals import Sealer
+from api.transparency.store import ResultLog
 from api.turns import Step, _meta, advance, rng_for
 from domain.envelope import GENESIS_HASH
 from domain.errors import DomainError
@@ -379,11 +380,14 @@ class MatchService:
         cache_size: int = STATE_CACHE_SIZE,
         bots: BotPool | None = None,
         sealer: Sealer | None = None,
+        result_log: ResultLog | None = None,
     ) -> None:
         self.store = store
         self.bots = bots or BotPool(0)
         #: signs each match whose commit ends it (api/signing.py); None: signing is off
         self.sealer = sealer
+        #: the transparency log its results are appended to (api/transparency); None: off
+        self.result_log = result_log
         self._cache: OrderedDict[str, Current] = OrderedDict()
         self._cache_size = cache_size
         #: (match id, seat) of the seat tokens this process issued when creating a match. They
@@ -554,7 +558,9 @@ class MatchService:
             if record.status != "over":
                 raise MatchNotFinished()
             stored = await self.store.load(match_id)
-        return await sealed_export(match_id, stored, self.sealer, over=True)
+        return await sealed_export(
+            match_id, stored, self.sealer, over=True, result_log=self.result_log
+        )
 
     # --- writes -----------------------------------------------------------------------------
 
@@ -628,6 +634,7 @@ class MatchService:
         for seat, token_hash in hashes.items():
             self._issued[token_hash] = (match_id, seat)
         crash_point(CRASH_AFTER_FINAL_COMMIT, armed=hosted.is_over(state))
+        self._ended(hosted.is_over(state))
         return Created(match_id, tokens, state, list(enumerate(all_events, start=1)), hosted)
 
     async def create_once(
@@ -777,10 +784,16 @@ class MatchService:
             last_hash = stored[-1].hash if stored else loaded.last_hash
             self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
+            self._ended(game.is_over(new_state))
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game)
 
         return await retried("command", attempt)
+
+    def _ended(self, over: bool) -> None:
+        """After a commit that ended a match (and sealed it): the log appends it now."""
+        if over and self.result_log is not None:
+            self.result_log.wake()
 
     def _seal_with(self, state: Any, game: Game) -> SignFinal | None:
         """What signs the commit that leaves the match in ``state``: the sealer's signature
@@ -862,6 +875,7 @@ class MatchService:
             last_hash = stored[-1].hash if stored else current.last_hash
             self._remember(match_id, Current(current.seed, new_state, last_hash, game))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
+            self._ended(game.is_over(new_state))
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game, token=token)
 

@@ -28,6 +28,8 @@ DEFAULT_DB_POOL_TIMEOUT = 30.0
 DEFAULT_DB_WRITERS = 10
 DEFAULT_DB_WRITER_WAIT = 0.5
 DEFAULT_DB_CONNECT_TIMEOUT = 5
+#: the transparency log's name: its checkpoints' origin line and its key's name
+DEFAULT_LOG_ORIGIN = "cuccu.local/log"
 
 #: every environment variable the service reads; compose.yaml is tested against this list
 ENV_VARS = (
@@ -48,6 +50,7 @@ ENV_VARS = (
     "CUCCU_BOT_WORKERS",
     "CUCCU_API_URL",
     "CUCCU_SIGNING_KEY",
+    "CUCCU_LOG_ORIGIN",
     "CUCCU_CRASH_AT",
     "CUCCU_LOG_FORMAT",
 )
@@ -128,6 +131,14 @@ def _log_format(raw: str) -> str:
     return value
 
 
+def _log_origin(raw: str) -> str:
+    """A checkpoint's origin is also its key's name: no space, no '+', nothing unprintable."""
+    value = raw.strip()
+    if "+" in value or any(c.isspace() or not c.isprintable() for c in value):
+        raise SettingError(f"CUCCU_LOG_ORIGIN={raw!r}: no spaces or '+' (e.g. example.org/log)")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
@@ -139,6 +150,8 @@ class Settings:
     rate_limit_burst: int = DEFAULT_RATE_BURST
     #: the Ed25519 key that signs finished matches; "" = beside a SQLite file (api/signing.py)
     signing_key: str = ""
+    #: the transparency log's origin (docs/API.md, "Transparency log"): name it after the host
+    log_origin: str = DEFAULT_LOG_ORIGIN
     bot_workers: int = DEFAULT_BOT_WORKERS
     #: crash points a test arms (api/faults.py); empty outside tests
     crash_at: frozenset[str] = frozenset()
@@ -185,6 +198,7 @@ class Settings:
             rate_limit_burst=_number(env, "CUCCU_RATE_BURST", int, DEFAULT_RATE_BURST),
             bot_workers=_number(env, "CUCCU_BOT_WORKERS", int, DEFAULT_BOT_WORKERS),
             signing_key=env.get("CUCCU_SIGNING_KEY") or "",
+            log_origin=_log_origin(env.get("CUCCU_LOG_ORIGIN") or DEFAULT_LOG_ORIGIN),
             crash_at=_crash_points(env.get("CUCCU_CRASH_AT") or ""),
             log_format=_log_format(env.get("CUCCU_LOG_FORMAT") or ""),
         )

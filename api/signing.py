@@ -72,10 +72,14 @@ class Seal:
 SignFinal: TypeAlias = Callable[[str, int, str], Seal]
 
 
-def seal_line(seal: Seal, ring: KeyRing) -> bytes:
+def seal_line(seal: Seal, ring: KeyRing, log: Mapping[str, Any] | None = None) -> bytes:
     """The export's last line: the seal and the public keys of the service (untrusted as
-    such: a verifier trusts its own copy of the keys, not the export's)."""
-    return canonical_json({"keys": ring.document()["keys"], "seal": seal.claim()}) + b"\n"
+    such: a verifier trusts its own copy of the keys, not the export's), and once the result
+    is in the transparency log its inclusion proof and checkpoint (``log``)."""
+    line: dict[str, Any] = {"keys": ring.document()["keys"], "seal": seal.claim()}
+    if log is not None:
+        line["log"] = dict(log)
+    return canonical_json(line) + b"\n"
 
 
 @dataclass(frozen=True)

@@ -126,6 +126,8 @@ class Export(msgspec.Struct, frozen=True):
     records: list[AuditRecord]
     seal: SealClaim | None = None
     keys: tuple[dict[str, Any], ...] = ()
+    #: the seal line's inclusion proof in the transparency log, as exported (checked in api)
+    log: dict[str, Any] | None = None
 
 
 class _RecordLine(msgspec.Struct):
@@ -138,6 +140,7 @@ class _RecordLine(msgspec.Struct):
 class _SealLine(msgspec.Struct):
     seal: SealClaim
     keys: list[dict[str, Any]] = []
+    log: dict[str, Any] | None = None
 
 
 _record_line: Final = msgspec.json.Decoder(_RecordLine)
@@ -271,6 +274,7 @@ def parse_export(text: str | bytes) -> Export:
     records: list[AuditRecord | _Pending] = []
     seal: SealClaim | None = None
     keys: tuple[dict[str, Any], ...] = ()
+    log: dict[str, Any] | None = None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -287,10 +291,10 @@ def parse_export(text: str | bytes) -> Export:
                 sealed = _seal_line.decode(line)
             except msgspec.DecodeError as error:
                 raise AuditInputError(number, f"not a seal line: {error}") from None
-            seal, keys = sealed.seal, tuple(sealed.keys)
+            seal, keys, log = sealed.seal, tuple(sealed.keys), sealed.log
         else:
             records.append(parse_record(obj, number))
-    return Export(_decoded(records), seal, keys)
+    return Export(_decoded(records), seal, keys, log)
 
 
 def parse_ndjson(text: str | bytes) -> list[AuditRecord]:

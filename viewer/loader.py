@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from api.keys import BadKey, KeyRing
+from api.transparency.note import NoteError, NoteVerifier
 from domain.audit import AuditInputError
 from domain.games import DEFAULT_GAME, GAMES
 from viewer import remote, session
@@ -34,7 +35,8 @@ def open_from_api(match_id: str) -> bool:
     """Load a finished match's export from the API; False (with a message) if that fails."""
     try:
         data = remote.export(api_url(), match_id)
-        session.open_match(session.from_ndjson(match_id[:8], data, match_id, trusted_keys()))
+        opened = session.from_ndjson(match_id[:8], data, match_id, trusted_keys(), log_key())
+        session.open_match(opened)
     except remote.ApiUnavailable as error:
         _say("warning", T("api.down", url=api_url(), error=error))
         return False
@@ -56,12 +58,22 @@ def trusted_keys() -> KeyRing:
         return KeyRing()
 
 
+def log_key() -> NoteVerifier | None:
+    """The transparency log key of the API this viewer uses (None if it has none)."""
+    try:
+        return NoteVerifier.parse(remote.log_key(api_url()))
+    except (remote.ApiUnavailable, remote.ApiError, NoteError):
+        return None
+
+
 def _uploaded() -> None:
     upload = st.session_state.get("upload")
     if upload is None:
         return
     try:
-        opened = session.from_ndjson(upload.name, upload.getvalue(), trusted=trusted_keys())
+        opened = session.from_ndjson(
+            upload.name, upload.getvalue(), trusted=trusted_keys(), log_key=log_key()
+        )
         session.open_match(opened)
         st.query_params.pop("match", None)
     except AuditInputError as error:

@@ -60,6 +60,11 @@ def export(url: str, match_id: str) -> str:
     return call(url, None, lambda client: client.export(match_id))
 
 
+def log_key(url: str) -> str:
+    """The service's transparency log key, a note verifier key (``GET /log/key``)."""
+    return call(url, None, lambda client: client.log_key())
+
+
 def signing_keys(url: str) -> dict[str, Any]:
     """The service's public signing keys (``GET /.well-known/cuccu-keys.json``)."""
     return call(url, None, lambda client: client.signing_keys())

@@ -9,6 +9,8 @@ import streamlit as st
 
 from api.keys import KeyRing
 from api.signing import SealCheck, check_seal
+from api.transparency.note import NoteVerifier
+from api.transparency.verify import LogCheck, check_inclusion
 from domain.audit import AuditRecord, AuditReport, audit, chain, parse_export
 from viewer.games import PRESENTATIONS, game_of
 from viewer.games.steps import Steps
@@ -30,6 +32,9 @@ class OpenMatch:
     signature: SealCheck | None = None
     #: the id of the key the export's seal names (None without a seal)
     seal_key: str | None = None
+    #: the result's place in the transparency log, checked against the log key of the API the
+    #: viewer uses (None for a sample)
+    logged: LogCheck | None = None
 
 
 def build(label: str, records: Sequence[AuditRecord], match_id: str | None = None) -> OpenMatch:
@@ -40,14 +45,21 @@ def build(label: str, records: Sequence[AuditRecord], match_id: str | None = Non
 
 
 def from_ndjson(
-    label: str, data: bytes | str, match_id: str | None = None, trusted: KeyRing | None = None
+    label: str,
+    data: bytes | str,
+    match_id: str | None = None,
+    trusted: KeyRing | None = None,
+    log_key: NoteVerifier | None = None,
 ) -> OpenMatch:
     """An export, audited and its signature checked against ``trusted`` (never against the
-    keys the export carries). Raises ``domain.audit.AuditInputError`` if it is unreadable."""
+    keys the export carries), its inclusion in the log against ``log_key``. Raises
+    ``domain.audit.AuditInputError`` if it is unreadable."""
     exported = parse_export(data)
     opened = build(label, exported.records, match_id)
     opened.signature = check_seal(opened.report, exported.seal, exported.keys, trusted or KeyRing())
     opened.seal_key = exported.seal.key_id if exported.seal is not None else None
+    if exported.seal is not None:
+        opened.logged = check_inclusion(exported.seal, exported.log, log_key)
     return opened
 
 

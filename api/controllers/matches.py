@@ -641,8 +641,9 @@ class MatchController(Controller):
             'NDJSON: one line per stored event, `{"hash", "prev_hash", "record"}`, '
             "complete and unredacted, the record exactly as it was hashed; then one line "
             '`{"keys", "seal"}` with the service\'s Ed25519 signature over the final hash '
-            "(absent when signing is off). Only for finished matches (409 before). See "
-            'docs/API.md, "Exports".'
+            "(absent when signing is off), and once the result is in the transparency log "
+            '`"log"`, its inclusion proof and the signed checkpoint it is relative to. Only '
+            'for finished matches (409 before). See docs/API.md, "Exports".'
         ),
         responses=responses(404, 409, 422, 503),
         media_type="application/x-ndjson",

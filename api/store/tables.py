@@ -138,3 +138,28 @@ creation_keys = sa.Table(
     sa.Column("sealed_tokens", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+#: the transparency log of signed results (revision 0006, api/transparency/store.py): one
+#: row per appended result, in the log's order (``position`` from 0), never a foreign key to
+#: its match (the log keeps its leaves whatever becomes of a match)
+log_leaves = sa.Table(
+    "log_leaves",
+    metadata,
+    sa.Column("position", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("match_id", sa.String(36), nullable=False, unique=True),
+    sa.Column("leaf", sa.Text, nullable=False),
+    sa.Column("leaf_hash", sa.String(64), nullable=False),
+    sa.Column("logged_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: the log's tree after the last append, one row (id 1), and the lock appends take
+log_tree = sa.Table(
+    "log_tree",
+    metadata,
+    sa.Column("id", sa.SmallInteger, primary_key=True, autoincrement=False),
+    sa.Column("size", sa.BigInteger, nullable=False),
+    sa.Column("root_hash", sa.String(64), nullable=False),
+    sa.Column("frontier", JsonType, nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=True),
+    sa.CheckConstraint("id = 1", name="one_row"),
+)

@@ -38,9 +38,16 @@ def test_init_makes_a_private_key_listed_in_the_ring(
     out = capsys.readouterr().out
     [key] = ring_of(key_file)
     assert key["status"] == "active"
-    assert out.strip() == f"key {key['kid']} active ({key_file}: made)"
+    signing, logging = out.strip().split("\n")
+    assert signing == f"key {key['kid']} active ({key_file}: made)"
+    # the transparency log's own key beside it, named as a note verifier key
+    log_file = key_file.with_name("log-key.pem")
+    assert logging.startswith("log key cuccu.local/log+")
+    assert logging.endswith(f" ({log_file}: made)")
     assert key_file.stat().st_mode & 0o777 == 0o600  # the private key is its owner's only
+    assert log_file.stat().st_mode & 0o777 == 0o600
     assert sorted(p.name for p in key_file.parent.iterdir()) == [
+        "log-key.pem",
         "signing-key.keys.json",
         "signing-key.pem",
     ]  # no temporary file left behind
@@ -54,7 +61,7 @@ def test_init_again_keeps_the_key_and_the_service_signs_with_it(
     [key] = ring_of(key_file)
     capsys.readouterr()
     assert main(["keys", "init"]) == 0  # a second deployment run: nothing changes
-    assert capsys.readouterr().out.strip() == (
+    assert capsys.readouterr().out.strip().split("\n")[0] == (
         f"key {key['kid']} active ({key_file}: already there, kept)"
     )
     assert key_file.read_bytes() == made and ring_of(key_file) == [key]

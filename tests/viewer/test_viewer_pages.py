@@ -379,3 +379,30 @@ def test_the_api_address_and_language_survive_page_switches(api: Api) -> None:
     assert at.text_input(key="api_url_input").value == api.base
     assert at.selectbox(key="lang_select").value == "fr"
     assert not at.warning and "parties sur" in texts(at)
+
+
+def test_the_audit_shows_the_matchs_place_in_the_log_and_its_checkpoint(api: Api) -> None:
+    match_id = api.bot_match(32)
+    for _ in range(100):  # appended just after the commit that sealed it
+        proof = httpx.get(f"{api.base}/log/proof/inclusion", params={"match": match_id})
+        if proof.status_code == 200:
+            break
+    assert proof.status_code == 200, proof.text
+    export = httpx.get(f"{api.base}/matches/{match_id}/export", timeout=30).text
+    checkpoint = json.loads(export.splitlines()[-1])["log"]["checkpoint"]
+    at = upload(open_page("audit", api_url=api.base), export)
+    [logged] = [s.value for s in at.success if "**Transparency log**" in s.value]
+    index, size = proof.json()["index"], checkpoint.split("\n")[1]
+    assert f"leaf {index} (counting from 0) of the {size} in the public log of {api.base}" in logged
+    assert checkpoint.strip() in [c.value.strip() for c in at.code]  # the one checked against
+    at = upload(open_page("audit", lang="pt", api_url=api.base), export)
+    assert any("**Registo de transparência**" in s.value for s in at.success)
+    # where the viewer cannot reach the service, it has no log key to check with
+    at = upload(open_page("audit"), export)
+    assert any("**Transparency log** — not checked" in w.value for w in at.warning)
+    # a proof of another leaf fails
+    last = json.loads(export.splitlines()[-1])
+    last["log"]["index"] += 1
+    forged = "\n".join([*export.splitlines()[:-1], json.dumps(last)]) + "\n"
+    at = upload(open_page("audit", api_url=api.base), forged, "forged.ndjson")
+    assert any("**Transparency log**" in e.value for e in at.error)

@@ -57,6 +57,28 @@ def page() -> None:
     for check in report.checks:
         _check(match, check)
     _signature(match)
+    _log(match)
+
+
+def _log(match: OpenMatch) -> None:
+    """The result's place in the transparency log, and the checkpoint it was checked against
+    (signed by the log key of the API the viewer uses)."""
+    logged = match.logged
+    if logged is None:
+        return
+    title = T("log.title")
+    if logged.ok:
+        where = T("log.ok", index=logged.index, size=logged.tree_size, url=api_url())
+        st.success(f"**{title}** — {where}", icon=":material/account_tree:")
+        with st.expander(T("log.checkpoint")):
+            st.code(logged.checkpoint or "", language=None)
+    elif logged.status == "not-in-log":
+        st.info(f"**{title}** — {T('log.missing')}", icon=":material/info:")
+    elif logged.status == "untrusted":
+        st.warning(f"**{title}** — {T('log.untrusted', url=api_url())}", icon=":material/warning:")
+    else:
+        st.error(f"**{title}** — {T('log.failed', url=api_url())}", icon=":material/error:")
+        st.caption(f"`{logged.detail}`")
 
 
 def _signature(match: OpenMatch) -> None:
