@@ -584,11 +584,6 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def value_after(state: GameState, me: int) -> float:
-    """``value_of`` the domain state after the round (module docstring, 5)."""
-    return value_of(RoundEnd.of(state), me)
-
-
 def value_of(end: RoundEnd, me: int) -> float:
     """How good the position after the round is for ``me``: its chance of ending the game with
     the most chips (module docstring, 5).
