@@ -21,12 +21,13 @@ How a decision is made (keep / trade, refuse / send on / accept, claim / decline
    proportion to copies left times the slot's weight, and the sample is importance-weighted by
    the product of the normalisers, so the weighted worlds follow the posterior. The rest is the
    deck, in a uniform order: the persistent deck's order is unknown to every seat (C7, C27).
-4. **Rollouts** (``search``). Each world is rebuilt as a full ``GameState``; every answer is
-   applied with the pure domain and the round played to its end: the later seats' turns, their
-   trades and powers, the dealer's trade with the deck, by the ``basic`` model, this seat's own
-   later turn by a simple threshold. The same worlds (and reshuffle seeds) serve every answer:
-   common random numbers.
-5. **Value of the round's end** (``value_after``): the chance of ending the game with the
+4. **Rollouts** (``search``). In each world every answer is played to the end of the round:
+   the later seats' turns, their trades and powers, the dealer's trade with the deck, by the
+   ``basic`` model, this seat's own later turn by a simple threshold. The same worlds (and
+   reshuffle seeds) serve every answer: common random numbers. The rollouts run on plain lists
+   (``bots/rollout.py``), the same rules as ``decide.apply`` at a fraction of its cost;
+   ``rebuild`` and ``play_out`` keep the domain's own way for the checks against it.
+5. **Value of the round's end** (``value_of``): the chance of ending the game with the
    most chips. Each seat's equity is its chips plus, while it is alive in the set, an equal
    share of the box (a death in sudden death forfeits it; the survivor takes it all); the
    spread still to come is the box's and that of every set left (none once a bankruptcy means
@@ -86,9 +87,10 @@ from domain.games.cucco21.views import GameView
 from domain.seats import SeatSpec
 
 # Worlds per decision, at most. 80 worlds x 2 answers, each played to the end of the round, cost
-# about 15 ms in plain Python on the 2-core bench box; most decisions stop well before (search).
+# a few milliseconds with the fast rollouts (bots/rollout.py); most decisions stop well before.
 # Against 400 worlds with no early stop, the choice differs in about 3% of decisions, at a cost
-# of about 0.0002 in the chance of winning the game (342 decisions of 20 games against basic).
+# of about 0.0002 in the chance of winning the game (342 decisions of 20 games against basic);
+# 160 worlds for the close calls did not win measurably more (docs/BOTS.md).
 SAMPLES: dict[str, int] = {"turn": 80, "asked": 80, "ceremony": 40}
 
 # How often the model expects another seat to act against the ``basic`` heuristic. Above zero so
@@ -582,11 +584,6 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def value_after(state: GameState, me: int) -> float:
-    """``value_of`` the domain state after the round (module docstring, 5)."""
-    return value_of(RoundEnd.of(state), me)
-
-
 def value_of(end: RoundEnd, me: int) -> float:
     """How good the position after the round is for ``me``: its chance of ending the game with
     the most chips (module docstring, 5).
@@ -619,38 +616,12 @@ def value_of(end: RoundEnd, me: int) -> float:
         share = 1.0 / alive if end.alive[seat] and alive else 0.0
         equity.append(end.chips[seat] + box * share)
         spread.append(box * box * share * (1.0 - share) + future + 1.0)
-    if EXACT_MAX:
-        return _chance_of_most(equity, spread, me) + 0.001 * equity[me]
     chance = 1.0
     for other in range(n):
         if other != me:
             gap = equity[me] - equity[other] + 0.5
             chance *= _phi(gap / math.sqrt(spread[me] + spread[other]))
     return chance + 0.001 * equity[me]
-
-
-EXACT_MAX = False
-_NODES = [(-4.0 + 0.5 * i) for i in range(17)]
-_NODE_WEIGHTS = [math.exp(-t * t / 2.0) for t in _NODES]
-_NODE_WEIGHTS = [w / sum(_NODE_WEIGHTS) for w in _NODE_WEIGHTS]
-
-
-def _chance_of_most(equity: Sequence[float], spread: Sequence[float], me: int) -> float:
-    """P(X_me + 0.5 >= X_j for every j), X_i ~ N(equity_i, spread_i) independent."""
-    sd_me = math.sqrt(spread[me])
-    others = [
-        (equity[j] - 0.5, math.sqrt(spread[j]) * math.sqrt(2.0))
-        for j in range(len(equity))
-        if j != me
-    ]
-    total = 0.0
-    for t, w in zip(_NODES, _NODE_WEIGHTS, strict=True):
-        x = equity[me] + sd_me * t
-        p = w
-        for mean, scale in others:
-            p *= 0.5 * (1.0 + math.erf((x - mean) / scale))
-        total += p
-    return total
 
 
 def was_out(end: RoundEnd, me: int) -> bool:
