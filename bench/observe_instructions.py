@@ -119,7 +119,17 @@ def child(watch: str, commands: int) -> None:
         unwatch()
     configure_logs("info" if watch == "on" else "warning")  # "metrics": no request lines
     requests = asyncio.run(play(commands))
-    print(f"requests={requests}")
+    from prometheus_client import REGISTRY
+
+    counted = sum(
+        sample.value
+        for metric in REGISTRY.collect()
+        if metric.name == "cuccu_commands"
+        for sample in metric.samples
+        if sample.name == "cuccu_commands_total"
+    )
+    # the commands the service's counters saw: all of them, or none with the watching off
+    print(f"requests={requests} counted={counted:.0f}")
 
 
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
