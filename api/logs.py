@@ -111,6 +111,10 @@ def formatter(json: bool = True) -> logging.Formatter:
     """The formatter of every log line (a ``logging.config`` factory, see :func:`log_config`)."""
     import structlog
 
+    # no line shows a record's thread, process or multiprocessing names: do not collect them
+    # (each record would look them up; this process's logging is configured here, once)
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+
     pre_chain: list[Any] = [
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,

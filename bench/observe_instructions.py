@@ -9,13 +9,14 @@ the human's commands until it ends, again), seeded so that every run deals the s
 plays the same commands, under Valgrind (``cachegrind``, no cache simulation), and reads the
 instructions executed. Each configuration runs with N and 2N commands; the difference divided
 by N is the instructions of one command, with the interpreter's start and the imports taken
-out. Two configurations:
+out. Three configurations:
 
-- ``on``, as ``cuccu run`` serves: the Prometheus middleware (api/observe.py), the service's own
-  counters (api/metrics.py), request ids and one JSON log line per request at info level
-  (written to /dev/null);
-- ``off``: the same application with those taken out (the middlewares replaced by
-  pass-throughs, the counters by no-ops, the request log at warning).
+- ``on``, as ``cuccu run`` serves by default: the Prometheus middleware (api/observe.py), the
+  service's own counters (api/metrics.py), request ids and one JSON log line per request at
+  info level (written to /dev/null);
+- ``metrics``: the same at ``--log-level warning`` (no request lines);
+- ``off``: the same application with the watching taken out (the middlewares replaced by
+  pass-throughs, the counters by no-ops, the log at warning).
 
 Instruction counts do not depend on what else the machine runs (only the interpreter's hash
 seed moves them slightly: it is fixed here), so the ratio resolves a few per cent on a loaded
@@ -116,9 +117,19 @@ async def play(commands: int) -> int:
 def child(watch: str, commands: int) -> None:
     if watch == "off":
         unwatch()
-    configure_logs("info" if watch == "on" else "warning")
+    configure_logs("info" if watch == "on" else "warning")  # "metrics": no request lines
     requests = asyncio.run(play(commands))
-    print(f"requests={requests}")
+    from prometheus_client import REGISTRY
+
+    counted = sum(
+        sample.value
+        for metric in REGISTRY.collect()
+        if metric.name == "cuccu_commands"
+        for sample in metric.samples
+        if sample.name == "cuccu_commands_total"
+    )
+    # the commands the service's counters saw: all of them, or none with the watching off
+    print(f"requests={requests} counted={counted:.0f}")
 
 
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
@@ -147,7 +158,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--commands", type=int, default=300, help="N: runs of N and 2N")
     parser.add_argument("--repeat", type=int, default=1, help="pairs per configuration")
-    parser.add_argument("--child", choices=["on", "off"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["on", "metrics", "off"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--configs", default="off,metrics,on", help="configurations to measure, in this order"
+    )
     args = parser.parse_args()
     if args.child:
         child(args.child, args.commands)
@@ -155,24 +169,29 @@ def main() -> int:
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind (apt-get install valgrind)")
     n = args.commands
-    per: dict[str, list[float]] = {"off": [], "on": []}
+    configs = args.configs.split(",")
+    per: dict[str, list[float]] = {c: [] for c in configs}
     for _ in range(args.repeat):
-        for watch in ("off", "on"):  # interleaved
+        for watch in configs:  # interleaved
             small, sent_small = instructions(watch, n)
             large, sent_large = instructions(watch, 2 * n)
             per[watch].append((large - small) / n)
             print(
-                f"{watch:>3}: {small:,} instructions for {n} commands ({sent_small} requests), "
+                f"{watch:>7}: {small:,} instructions for {n} commands ({sent_small} requests), "
                 f"{large:,} for {2 * n} ({sent_large} requests): "
                 f"{(large - small) / n:,.0f} per command",
                 flush=True,
             )
-    off = sorted(per["off"])[len(per["off"]) // 2]
-    on = sorted(per["on"])[len(per["on"]) // 2]
-    print(
-        f"instructions per command (median of {args.repeat}): watching off {off:,.0f}, "
-        f"on {on:,.0f}; the watching adds {on - off:,.0f} ({100 * (on / off - 1):+.1f} %)"
-    )
+    median = {c: sorted(v)[len(v) // 2] for c, v in per.items()}
+    print(f"instructions per command (median of {args.repeat}):")
+    base = median.get("off")
+    for c in configs:
+        added = (
+            f"; {median[c] - base:+,.0f} ({100 * (median[c] / base - 1):+.1f} %) over off"
+            if base and c != "off"
+            else ""
+        )
+        print(f"  {c:>7}: {median[c]:,.0f}{added}")
     return 0
 
 
