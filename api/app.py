@@ -98,7 +98,8 @@ def start_log(settings: Settings, engine: AsyncEngine) -> ResultLog | None:
     signer = log_signer(settings, create=True)
     if signer is None:
         return None
-    log.info("transparency log %s, checkpoints signed by %s", signer.name, signer.verifier.text())
+    key = f"{signer.name}+{signer.verifier.key_hash.hex()}"
+    log.info("transparency log %s, checkpoints signed by key %s", signer.name, key)
     return ResultLog(engine, signer)
 
 

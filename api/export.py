@@ -55,8 +55,8 @@ async def sealed_export(
 ) -> bytes:
     """The export of a match: its records, and for a finished match with a seal its seal line
     (see ``Sealer.seal_of`` for the matches that ended before signatures). Without a sealer
-    (signing off) there is no seal line. With ``result_log``, a logged result's seal line
-    carries its inclusion proof at ``log_size`` (default: the log's size now)."""
+    (signing off) there is no seal line. With ``result_log``, the seal line carries the
+    result's inclusion proof at ``log_size`` (default: the log's size now)."""
     lines = export_lines(stored)
     if sealer is None or not over:
         return lines
@@ -64,8 +64,23 @@ async def sealed_export(
     if seal is None:
         return lines
     log = None
-    # not appended yet: the export carries no proof (GET /log/proof/inclusion gives it later)
-    with contextlib.suppress(LogUnavailable):
-        if result_log is not None:
-            log = (await result_log.inclusion(match_id, log_size)).document()
+    if result_log is not None:
+        log = await _inclusion(result_log, match_id, log_size, append=sign_legacy)
     return lines + seal_line(seal, sealer.ring, log)
+
+
+async def _inclusion(
+    result_log: ResultLog, match_id: str, size: int | None, *, append: bool
+) -> dict[str, Any] | None:
+    """The result's inclusion proof for its seal line; None if it is not in the log. A result
+    sealed but not appended yet (the appender runs just after the sealing commit) is appended
+    now when ``append`` (a reader such as ``cuccu verify`` writes nothing)."""
+    try:
+        return (await result_log.inclusion(match_id, size)).document()
+    except LogUnavailable as error:
+        if not append or error.reason != "not-yet-logged":
+            return None
+    await result_log.append_pending()
+    with contextlib.suppress(LogUnavailable):
+        return (await result_log.inclusion(match_id, size)).document()
+    return None

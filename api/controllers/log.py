@@ -40,11 +40,11 @@ class InclusionProof(msgspec.Struct):
 class ConsistencyProof(msgspec.Struct):
     """That the tree of ``from`` leaves is a prefix of the tree of ``to`` leaves."""
 
-    from_: int = msgspec.field(name="from")
-    to: int = 0
+    from_: Annotated[int, Meta(description="The older tree size")] = msgspec.field(name="from")
+    to: Annotated[int, Meta(description="The newer tree size")]
     consistency: Annotated[
         list[str], Meta(description="The consistency proof (RFC 9162 §2.1.4), base64 hashes")
-    ] = msgspec.field(default_factory=list)
+    ]
 
 
 def log_in(state: State) -> ResultLog:

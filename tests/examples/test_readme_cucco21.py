@@ -78,9 +78,11 @@ def test_the_five_minute_cucco21_steps_play_replay_and_audit_a_whole_game(tmp_pa
     assert "'type': 'round_started'" in replayed[0]
     assert any("'type': 'round_scored'" in line for line in replayed)
     assert "'type': 'game_ended'" in replayed[-1]
-    # step 6 audited the export and its signature with the service's keys
+    # step 6 audited the export, its signature with the service's keys, and its place in the
+    # transparency log with the log's key
     assert "audit passed" in lines and lines[-1] == "verify passed"
-    assert lines[-2].startswith("PASS signature: signed by trusted key "), lines[-2]
+    assert lines[-3].startswith("PASS signature: signed by trusted key "), lines[-3]
+    assert lines[-2].startswith("PASS log: leaf 0 of the log "), lines[-2]
     export = parse_export((work / "game.ndjson").read_bytes())
     assert export.seal is not None and audit(export.records).ok
     assert '"name":"me"' in (work / "game.ndjson").read_text().splitlines()[0]

@@ -20,6 +20,7 @@ from api.transparency.leaf import leaf_bytes
 from api.transparency.note import NoteSigner
 from api.transparency.store import LogUnavailable, ResultLog
 from domain import merkle
+from tests.conftest import PgServer
 from tests.store.test_store import new_match, opening
 
 SIGNER = Signer(Ed25519PrivateKey.generate())
@@ -107,12 +108,14 @@ async def test_sealed_results_are_appended_once_and_the_tree_is_their_tree(
 
 
 async def test_racing_appenders_append_each_result_once_in_one_consistent_tree(
-    database_url: str, engine: AsyncEngine
+    pg_server: PgServer,
 ) -> None:
-    """Several processes' appenders at once (one engine each, as replicas have): the tree
-    row's lock serializes them; every tree they leave extends the one before."""
-    if not database_url.startswith("postgresql"):
-        pytest.skip("SQLite has one writer at a time by construction")
+    """Several processes' appenders at once on PostgreSQL (one engine each, as replicas have;
+    SQLite has one writer at a time by construction): the tree row's lock serializes them;
+    every tree they leave extends the one before."""
+    database_url = pg_server.create_database("racing_appenders")
+    engine = create_engine(database_url)
+    await upgrade(engine)
     store = EventStore(engine)
     engines = [create_engine(database_url) for _ in range(4)]
     logs = [ResultLog(e, LOG_SIGNER) for e in engines]
@@ -145,3 +148,5 @@ async def test_racing_appenders_append_each_result_once_in_one_consistent_tree(
         for e in engines:
             await e.dispose()
         await store.close()
+        await engine.dispose()
+        pg_server.drop_database(database_url)
