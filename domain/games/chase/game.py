@@ -18,7 +18,7 @@ from domain.games.chase.bots import NEEDS_LOG
 from domain.games.chase.bots import choose as bot_choose
 from domain.games.chase.config import DEFAULT_LIVES, Config, Options
 from domain.games.chase.fairness import shuffled_round
-from domain.games.game import HOST, Game, Standing
+from domain.games.game import HOST, Game, Standing, ranks_by_standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Chase the Ace's terms -------------------------------
@@ -113,6 +113,11 @@ def summary(s: state.MatchState) -> Standing:
     )
 
 
+def final_ranks(s: state.MatchState) -> tuple[int, ...]:
+    """Places at the end: the winner(s) first, then by lives left (docs/API.md, "Ratings")."""
+    return ranks_by_standing(summary(s))
+
+
 GAME = Game(
     name="chase",
     created_event="chase_match_created",
@@ -142,6 +147,7 @@ GAME = Game(
     slow_bots=slow_bots,
     command_meta=command_meta,
     summary=summary,
+    final_ranks=final_ranks,
     read_event=events.event_from_json,
     audit=AUDIT,
     scenario_format=conformance.FORMAT,
