@@ -23,10 +23,12 @@ from api.bots_pool import BotPool
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
 from api.controllers.matches import MatchController
+from api.controllers.players import LeaderboardController, PlayersController
 from api.faults import arm as arm_crash_points
 from api.keystore import key_store
 from api.metrics import multiprocess
 from api.observe import PROMETHEUS, MetricsController, watch_requests
+from api.players import PlayerService
 from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.ratelimit import rate_limit_middleware
 from api.runtime import tune_gc
@@ -41,6 +43,7 @@ from api.store import (
     create_engine,
 )
 from api.store.db import libpq_conninfo
+from api.store.players import PlayerStore
 from api.store.seals import Sealer
 
 log = logging.getLogger("cuccu")
@@ -109,7 +112,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         bots = BotPool(settings.bot_workers)
         app.state.store = store
         app.state.sealer = sealer = start_signing(settings, engine)
-        app.state.service = MatchService(store, bots=bots, sealer=sealer)
+        app.state.service = service = MatchService(store, bots=bots, sealer=sealer)
+        app.state.players = players = PlayerService(PlayerStore(engine, store.load), service)
+        service.on_finished = players.match_finished
+        await players.match_finished("(start-up)")  # any finish a crash left unrated
         try:
             yield
         finally:
@@ -124,7 +130,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 mp.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
 
     app = Litestar(
-        route_handlers=[HealthController, MatchController, KeysController, MetricsController],
+        route_handlers=[
+            HealthController,
+            MatchController,
+            KeysController,
+            MetricsController,
+            PlayersController,
+            LeaderboardController,
+        ],  # fmt: skip
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),
@@ -157,13 +170,20 @@ def create_app(settings: Settings | None = None) -> Litestar:
                         type="http",
                         scheme="bearer",
                         description="The secret token of one seat, from `POST /matches`",
-                    )
+                    ),
+                    "playerKey": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A player account's API key (`cuccu_key_…`), from "
+                        "`POST /players`",
+                    ),
                 }
             ),
             tags=[
                 Tag(name="matches", description="Create, view and play matches"),
                 Tag(name="health", description="Liveness and readiness"),
                 Tag(name="signatures", description="Keys that verify signed match results"),
+                Tag(name="players", description="Player accounts, their keys and ratings"),
             ],
         ),
         debug=False,
@@ -209,9 +229,10 @@ def _closed_request_bodies(app: Litestar) -> None:
     import msgspec.inspect as mi
 
     from api import models
+    from api.controllers import players
 
     schemas = app.openapi_schema.components.schemas or {}
-    for name, obj in vars(models).items():
+    for name, obj in [*vars(models).items(), *vars(players).items()]:
         if not (isinstance(obj, type) and issubclass(obj, msgspec.Struct) and name in schemas):
             continue
         schema = schemas[name]

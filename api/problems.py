@@ -12,7 +12,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
 from sqlalchemy.exc import DataError, DBAPIError
 
-from api import metrics
+from api import metrics, players
 from api import service as svc
 from api.models import Problem
 from api.store import SchemaOutOfDate, StoreUnavailable
@@ -49,6 +49,11 @@ PROBLEM_TYPES = {
     "unknown-game": (422, "Unknown game"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "rate-limited": (429, "Too many requests"),
+    # player accounts (api/players.py)
+    "unknown-key": (401, "Unknown or revoked API key"),
+    "player-not-found": (404, "Player not found"),
+    "name-taken": (409, "Name already taken"),
+    "already-seated": (409, "Account already seated in this match"),
     "database-unavailable": (503, "Database unavailable"),
     "internal-error": (500, "Internal error"),
 }
@@ -99,6 +104,11 @@ SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
     svc.InvalidRequest: (422, "validation-error"),
     svc.UnknownGame: (422, "unknown-game"),
     svc.InvalidOptions: (422, "invalid-config"),
+    players.UnknownKey: (401, "unknown-key"),
+    players.PlayerNotFound: (404, "player-not-found"),
+    players.NameAlreadyTaken: (409, "name-taken"),
+    players.AlreadySeated: (409, "already-seated"),
+    players.UnknownRatedGame: (422, "unknown-game"),
 }
 
 #: domain error code -> (status, problem slug); the codes missing here (match_exists,
