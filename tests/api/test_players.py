@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from api.cli import main as cuccu
 from api.store import create_engine
 from api.store import tables as t
+from domain.audit import audit, parse_ndjson
 from tests.api.helpers import Client, assert_problem, bearer, create
 
 CUCCU_TABLE: dict[str, Any] = {
@@ -146,6 +147,8 @@ async def test_accounts_play_rated_matches_and_a_rebuild_gives_the_same_numbers(
     # the account is in the log: the claim's stored metadata names it
     export = (await client.get(f"/matches/{mids[0]}/export")).text
     assert f'"account":"{ann["player"]["id"]}"' in export
+    report = audit(parse_ndjson(export))  # covered by the hash chain, and the audit passes
+    assert report.ok, report
 
     before = {g: await leaderboard(client, g) for g in ("cuccu", "cucco21")}
     assert await ratings_cli(migrated_url, "catch-up") == 0  # idempotent
