@@ -49,7 +49,7 @@ from api.store.seals import Sealer
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.6.0"
+API_VERSION = "0.7.0"
 
 DESCRIPTION = """\
 Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each
@@ -59,6 +59,10 @@ its token when someone claims it (`POST /matches/{id}/seats/{seat}/claim`; the l
 decision (`POST /matches/{id}/commands`), follow the match live (`GET /matches/{id}/stream`),
 and export the complete log of a finished match, hash-chained and signed by the service (its
 public keys: `GET /.well-known/cuccu-keys.json`).
+
+Player accounts are optional: `POST /players` answers with an API key (shown once) that claims
+open seats as the account (`Authorization: Bearer <key>` on the claim); finished matches between
+accounts are rated per game (OpenSkill), `GET /leaderboard?game=…`.
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
 
