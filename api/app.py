@@ -119,7 +119,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.service = service = MatchService(store, bots=bots, sealer=sealer)
         app.state.players = players = PlayerService(PlayerStore(engine, store.load), service)
         service.on_finished = players.match_finished
-        await players.match_finished("(start-up)")  # any finish a crash left unrated
+        await players.catch_up()  # any finish a crash left unrated
         try:
             yield
         finally:

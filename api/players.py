@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
+from sqlalchemy.exc import DBAPIError
+
 from api.ratings import Rating
 from api.service import MatchService, Played, ServiceError
 from api.store.players import NameTaken, PlayedMatch, PlayerRecord, PlayerStore, Ranked
@@ -147,13 +149,22 @@ class PlayerService:
         return await self.matches.claim(match_id, seat, name, idempotency_key, player.id)
 
     async def match_finished(self, match_id: str) -> None:
-        """Take the finished matches into the ratings (this one, and any a crash left out).
-        The match has ended whatever happens here: a failure is logged, and the next pass
-        (the next match that ends, or the start of an API process) takes it in."""
+        """Take a match that just ended into the ratings. It has ended whatever happens here:
+        a failure is logged, and the pass at the next start of an API process (or
+        ``cuccu ratings catch-up``) takes it in."""
         try:
-            await self.store.catch_up()
+            await self.store.catch_up(match_id)
         except Exception:
             log.exception("ratings not updated after match %s; the next pass will", match_id)
+
+    async def catch_up(self) -> None:
+        """Take in every finished match not rated yet (a crash may have left some out)."""
+        try:
+            await self.store.catch_up()
+        except (DBAPIError, OSError) as exc:  # the database is down: /ready says so
+            log.warning("ratings not caught up (%s); the next pass will", type(exc).__name__)
+        except Exception:
+            log.exception("ratings not caught up; the next pass will")
 
 
 #: what the match service calls after a commit that ends a match (api/service.py)

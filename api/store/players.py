@@ -215,16 +215,20 @@ class PlayerStore:
 
     # --- the ratings projection -------------------------------------------------------------
 
-    async def catch_up(self) -> int:
+    async def catch_up(self, match_id: str | None = None) -> int:
         """Rate the finished matches not rated yet, in their order; how many were taken in.
+        With ``match_id``, only that match (the one that just ended): a match nobody claimed
+        as an account then costs one indexed read, and no lock.
 
         A match that ends before one already taken in (two processes ending matches at the
         same moment) cannot be slotted in behind it: the projection is then made again from
         the start, so that it always equals a rebuild.
         """
+        if match_id is not None and not await self.seats_of(match_id):
+            return 0
         async with self._lock, self.engine.begin() as conn:
             await self._take_lock(conn)
-            finishes = await self._finishes(conn, only_new=True)
+            finishes = await self._finishes(conn, only_new=True, match_id=match_id)
             if not finishes:
                 return 0
             last = (
@@ -273,9 +277,12 @@ class PlayerStore:
         else:  # a write statement takes SQLite's one write lock until the transaction ends
             await conn.execute(sa.text("DELETE FROM rated_matches WHERE 1 = 0"))
 
-    async def _finishes(self, conn: AsyncConnection, *, only_new: bool) -> list[Finish]:
+    async def _finishes(
+        self, conn: AsyncConnection, *, only_new: bool, match_id: str | None = None
+    ) -> list[Finish]:
         """The finished matches whose log holds a claim as an account (the ones not taken in
-        yet: ``only_new``), read from their events, in rating order."""
+        yet: ``only_new``; only ``match_id``: when given), read from their events, in rating
+        order."""
         expr = ACCOUNT[self.dialect]
         query = (
             f"SELECT DISTINCT e.match_id AS match_id, m.game AS game "
@@ -284,7 +291,9 @@ class PlayerStore:
         )
         if only_new:
             query += " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = e.match_id)"
-        rows = (await conn.execute(sa.text(query))).all()
+        if match_id is not None:
+            query += " AND e.match_id = :match_id"
+        rows = (await conn.execute(sa.text(query), {"match_id": match_id})).all()
         finishes = []
         for row in rows:
             finish = finish_of(row.match_id, row.game, await self.load(row.match_id))
