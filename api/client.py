@@ -340,6 +340,8 @@ class PlayedMatch(TypedDict):
     winners: list[int]
     finished_at: str
     rated: bool
+    #: the account's rating in the game just after this match (None: not rated)
+    rating: PlayerRating | None
 
 
 class LeaderboardEntry(TypedDict):

@@ -101,6 +101,10 @@ class PlayedMatchOut(msgspec.Struct):
     winners: list[int]
     finished_at: dt.datetime
     rated: Annotated[bool, Meta(description="Whether the match moved this account's rating")]
+    rating: Annotated[
+        RatingOut | None,
+        Meta(description="The account's rating in this game just after this match (rated only)"),
+    ] = None
 
 
 class PlayerMatches(msgspec.Struct):
@@ -243,6 +247,7 @@ class PlayersController(Controller):
                     winners=m.winners,
                     finished_at=m.finished_at,
                     rated=m.rated,
+                    rating=None if m.rating is None else rating_out(m.game, m.rating),
                 )  # fmt: skip
                 for m in played
             ]

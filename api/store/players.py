@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from api.ratings import Finish, Rating, finish_of, replay
+from api.ratings import Finish, Rating, account_of, finish_of, rate
 from api.store import tables as t
 
 #: the key of the advisory lock the ratings projection takes on PostgreSQL (any constant)
@@ -62,6 +62,8 @@ class PlayedMatch:
     winners: list[int]
     finished_at: dt.datetime
     rated: bool
+    #: the account's rating in the game just after this match (None: not rated)
+    rating: Rating | None = None
 
 
 @dataclass(frozen=True)
@@ -165,8 +167,6 @@ class PlayerStore:
             f"SELECT e.meta AS meta FROM events e "
             f"WHERE e.match_id = :match_id AND {expr} IS NOT NULL"
         )
-        from api.ratings import account_of
-
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query, {"match_id": match_id})).all()
         seats: dict[int, str] = {}
@@ -183,14 +183,13 @@ class PlayerStore:
         query = sa.text(
             f"SELECT DISTINCT e.match_id AS match_id, e.meta AS meta, m.game AS game, "
             f"m.standing AS standing, m.winners AS winners, m.updated_at AS finished_at, "
-            f"r.rated AS rated "
+            f"r.rated AS rated, c.mu AS mu, c.sigma AS sigma, c.matches AS rated_count "
             f"FROM events e JOIN matches m ON m.id = e.match_id "
             f"LEFT JOIN rated_matches r ON r.match_id = e.match_id "
+            f"LEFT JOIN rating_changes c ON c.match_id = e.match_id AND c.player_id = :player "
             f"WHERE {expr} = :player AND m.status = 'over' "
             f"ORDER BY m.updated_at DESC, e.match_id LIMIT :limit"
         )
-        from api.ratings import account_of
-
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query, {"player": player_id, "limit": limit})).all()
         out: list[PlayedMatch] = []
@@ -209,7 +208,8 @@ class PlayerStore:
                     list(_json(row.winners)),
                     _aware(_stamp(row.finished_at)),
                     bool(row.rated),
-                )  # fmt: skip
+                    None if row.mu is None else Rating(row.mu, row.sigma, row.rated_count),
+                )
             )
         return out
 
@@ -220,40 +220,40 @@ class PlayerStore:
         With ``match_id``, only that match (the one that just ended): a match nobody claimed
         as an account then costs one indexed read, and no lock.
 
-        A match that ends before one already taken in (two processes ending matches at the
-        same moment) cannot be slotted in behind it: the projection is then made again from
-        the start, so that it always equals a rebuild.
+        A match that ended before matches already rated (two processes ending matches at the
+        same moment) cannot be slotted in behind them: the ratings go back to just before it
+        (``rating_changes``) and the matches from there on are rated again, so the projection
+        always equals a rebuild.
         """
         if match_id is not None and not await self.seats_of(match_id):
             return 0
         async with self._lock, self.engine.begin() as conn:
             await self._take_lock(conn)
-            finishes = await self._finishes(conn, only_new=True, match_id=match_id)
-            if not finishes:
+            new = await self._finishes(conn, only_new=True, match_id=match_id)
+            if not new:
                 return 0
-            last = (
-                await conn.execute(
-                    sa.select(t.rated_matches.c.ended_at, t.rated_matches.c.match_id)
-                    .order_by(t.rated_matches.c.ended_at.desc(), t.rated_matches.c.match_id.desc())
-                    .limit(1)
-                )
-            ).first()
-            if last is not None and min(f.order for f in finishes) < (
-                _aware(_stamp(last.ended_at)),
-                last.match_id,
-            ):
-                return await self._rebuild(conn)
-            players = {p for f in finishes for p in f.accounts.values()}
-            start = await self._ratings(conn, players)
-            table = replay(finishes, start)
-            await self._write(conn, finishes, table)
-            return len(finishes)
+            later = await self._rated_after(conn, new[0].order)
+            redo = sorted([*new, *later], key=lambda f: f.order)
+            players = {p for f in redo if f.rated for p in f.accounts.values()}
+            if later:
+                rm = t.rated_matches
+                await conn.execute(rm.delete().where(rm.c.match_id.in_(f.match_id for f in later)))
+                start = await self._ratings_before(conn, players, new[0].order)
+            else:
+                start = await self._ratings(conn, players)
+            await self._apply(conn, redo, start)
+            return len(new)
 
     async def rebuild(self) -> int:
         """Make the whole projection again from the events; how many matches it took in."""
         async with self._lock, self.engine.begin() as conn:
             await self._take_lock(conn)
-            return await self._rebuild(conn)
+            await conn.execute(t.rating_changes.delete())
+            await conn.execute(t.player_ratings.delete())
+            await conn.execute(t.rated_matches.delete())
+            finishes = await self._finishes(conn, only_new=False)
+            await self._apply(conn, finishes, {})
+            return len(finishes)
 
     async def all_ratings(self) -> dict[str, dict[str, Rating]]:
         """Every stored rating, per game and account (for comparing with a rebuild)."""
@@ -264,12 +264,52 @@ class PlayerStore:
             table.setdefault(row.game, {})[row.player_id] = Rating(row.mu, row.sigma, row.matches)
         return table
 
-    async def _rebuild(self, conn: AsyncConnection) -> int:
-        await conn.execute(t.player_ratings.delete())
-        await conn.execute(t.rated_matches.delete())
-        finishes = await self._finishes(conn, only_new=False)
-        await self._write(conn, finishes, replay(finishes))
-        return len(finishes)
+    async def _rated_after(
+        self, conn: AsyncConnection, point: tuple[dt.datetime, str]
+    ) -> list[Finish]:
+        """The rated matches that come after ``point`` in rating order, read again from
+        their events."""
+        rm = t.rated_matches
+        at, match_id = point
+        rows = (
+            await conn.execute(
+                sa.select(rm.c.match_id, rm.c.game).where(
+                    sa.or_(
+                        rm.c.ended_at > at, sa.and_(rm.c.ended_at == at, rm.c.match_id > match_id)
+                    )
+                )
+            )
+        ).all()
+        finishes = []
+        for row in rows:
+            finish = finish_of(row.match_id, row.game, await self.load(row.match_id))
+            if finish is not None:
+                finishes.append(finish)
+        return finishes
+
+    async def _ratings_before(
+        self, conn: AsyncConnection, players: set[str], point: tuple[dt.datetime, str]
+    ) -> dict[str, dict[str, Rating]]:
+        """Each of ``players``' ratings just before ``point``: after its last rated match
+        before it (none: a new rating)."""
+        rc = t.rating_changes
+        at, match_id = point
+        rows = (
+            await conn.execute(
+                sa.select(rc)
+                .where(
+                    rc.c.player_id.in_(players),
+                    sa.or_(
+                        rc.c.ended_at < at, sa.and_(rc.c.ended_at == at, rc.c.match_id < match_id)
+                    ),
+                )
+                .order_by(rc.c.ended_at, rc.c.match_id)
+            )
+        ).all()
+        table: dict[str, dict[str, Rating]] = {}
+        for row in rows:  # in order: the last one of each player and game stays
+            table.setdefault(row.game, {})[row.player_id] = Rating(row.mu, row.sigma, row.matches)
+        return table
 
     async def _take_lock(self, conn: AsyncConnection) -> None:
         if self.dialect == "postgresql":
@@ -311,25 +351,37 @@ class PlayerStore:
             table.setdefault(row.game, {})[row.player_id] = Rating(row.mu, row.sigma, row.matches)
         return table
 
-    async def _write(
+    async def _apply(
         self,
         conn: AsyncConnection,
         finishes: Sequence[Finish],
-        table: Mapping[str, Mapping[str, Rating]],
+        start: Mapping[str, Mapping[str, Rating]],
     ) -> None:
+        """Rate ``finishes`` (in rating order) from ``start``, and store each match, each
+        account's rating after it, and the accounts' ratings at the end."""
         if not finishes:
             return
-        await conn.execute(
-            t.rated_matches.insert(),
-            [
-                {"match_id": f.match_id, "game": f.game, "ended_at": f.ended_at,
-                 "rated": f.rated}
-                for f in finishes
-            ],
-        )  # fmt: skip
-        touched = {(f.game, p) for f in finishes if f.rated for p in f.accounts.values()}
-        if not touched:
+        table = {game: dict(of_game) for game, of_game in start.items()}
+        matches: list[dict[str, Any]] = []
+        changes: list[dict[str, Any]] = []
+        touched: set[tuple[str, str]] = set()
+        for f in finishes:
+            of_game = table.setdefault(f.game, {})
+            moved = rate(of_game, f)
+            of_game.update(moved)
+            matches.append(
+                {"match_id": f.match_id, "game": f.game, "ended_at": f.ended_at, "rated": f.rated}
+            )
+            changes += [
+                {"match_id": f.match_id, "player_id": p, "game": f.game, "ended_at": f.ended_at,
+                 "mu": r.mu, "sigma": r.sigma, "matches": r.matches}
+                for p, r in moved.items()
+            ]  # fmt: skip
+            touched.update((f.game, p) for p in moved)
+        await conn.execute(t.rated_matches.insert(), matches)
+        if not changes:
             return
+        await conn.execute(t.rating_changes.insert(), changes)
         r = t.player_ratings
         for game, player in sorted(touched):
             await conn.execute(r.delete().where(r.c.player_id == player, r.c.game == game))

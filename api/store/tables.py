@@ -187,6 +187,26 @@ rated_matches = sa.Table(
     sa.Index("ix_rated_matches_ended", "ended_at", "match_id"),
 )
 
+#: each rated account's rating in its game just after each rated match: where a finish taken in
+#: late (it ended before matches already rated) restarts from, and a player's history
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column(
+        "match_id",
+        sa.String(36),
+        sa.ForeignKey("rated_matches.match_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("player_id", sa.String(36), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("mu", sa.Double(), nullable=False),
+    sa.Column("sigma", sa.Double(), nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Index("ix_rating_changes_player", "player_id", "game", "ended_at", "match_id"),
+)
+
 #: indexes of expressions each dialect writes its own way, made in SQL by their migration and
 #: not declared above: ``ix_events_account`` (revision 0007) indexes ``meta``'s ``account``
 #: (``meta ->> 'account'`` on PostgreSQL, ``json_extract(meta, '$.account')`` on SQLite)

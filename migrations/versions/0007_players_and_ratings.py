@@ -6,7 +6,8 @@ enough for a 256-bit random key). Which account held which seat is not a table: 
 account writes the account's id into the claim event's stored metadata (``meta.account``),
 which the hash chain covers; ``ix_events_account`` finds those events without reading the
 others (a partial index: every other event has no account). ``player_ratings`` and
-``rated_matches`` are a projection of finished matches that ``cuccu ratings rebuild`` makes
+``rated_matches`` (with ``rating_changes``, each rated account's rating after each match)
+are a projection of finished matches that ``cuccu ratings rebuild`` makes
 again from the events alone. New tables only: a downgrade drops them, the log keeps its
 accounts.
 
@@ -77,6 +78,26 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("match_id", name="pk_rated_matches"),
     )
     op.create_index("ix_rated_matches_ended", "rated_matches", ["ended_at", "match_id"])
+    op.create_table(
+        "rating_changes",
+        sa.Column("match_id", sa.String(36), nullable=False),
+        sa.Column("player_id", sa.String(36), nullable=False),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("mu", sa.Double(), nullable=False),
+        sa.Column("sigma", sa.Double(), nullable=False),
+        sa.Column("matches", sa.Integer, nullable=False),
+        sa.ForeignKeyConstraint(
+            ["match_id"],
+            ["rated_matches.match_id"],
+            name="fk_rating_changes_match_id_rated_matches",
+            ondelete="CASCADE",
+        ),  # fmt: skip
+        sa.PrimaryKeyConstraint("match_id", "player_id", name="pk_rating_changes"),
+    )
+    op.create_index(
+        "ix_rating_changes_player", "rating_changes", ["player_id", "game", "ended_at", "match_id"]
+    )
     expression = ACCOUNT_EXPRESSION[op.get_bind().dialect.name]
     op.execute(
         f"CREATE INDEX ix_events_account ON events ({expression}, match_id) "
@@ -86,6 +107,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.execute("DROP INDEX ix_events_account")
+    op.drop_index("ix_rating_changes_player", table_name="rating_changes")
+    op.drop_table("rating_changes")
     op.drop_index("ix_rated_matches_ended", table_name="rated_matches")
     op.drop_table("rated_matches")
     op.drop_table("player_ratings")

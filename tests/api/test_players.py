@@ -143,6 +143,11 @@ async def test_accounts_play_rated_matches_and_a_rebuild_gives_the_same_numbers(
     assert {m["match_id"] for m in history} == {mids[0], mids[2], mids[3]}
     assert {m["match_id"]: m["seat"] for m in history}[mids[3]] == 1
     assert all(m["rated"] for m in history)
+    # each rated match shows the rating it left; the latest cuccu one is the profile's
+    latest = next(m for m in history if m["game"] == "cuccu")
+    assert latest["match_id"] == mids[3]
+    assert latest["rating"] == next(r for r in profile["ratings"] if r["game"] == "cuccu")
+    assert [m["rating"]["matches"] for m in history if m["game"] == "cuccu"] == [2, 1]
 
     # the account is in the log: the claim's stored metadata names it
     export = (await client.get(f"/matches/{mids[0]}/export")).text
@@ -156,14 +161,15 @@ async def test_accounts_play_rated_matches_and_a_rebuild_gives_the_same_numbers(
     assert await ratings_cli(migrated_url, "rebuild") == 0
     assert {g: await leaderboard(client, g) for g in before} == before  # exactly, floats too
 
-    # a finish taken in late (a match that ended before the last one rated): the projection
-    # is made again from the start, and equals the rebuild
+    # a finish taken in late (a match that ended before others already rated, as when two
+    # processes end matches at once): the ratings go back to just before it, and it and the
+    # matches after it are rated again, equal to the rebuild (the stored ratings are spoiled
+    # first, so that only a real recomputation passes)
     engine = create_engine(migrated_url)
     try:
         async with engine.begin() as conn:
-            await conn.execute(
-                t.rated_matches.delete().where(t.rated_matches.c.match_id == mids[0])
-            )
+            rated = t.rated_matches
+            await conn.execute(rated.delete().where(rated.c.match_id == mids[1]))
             await conn.execute(t.player_ratings.update().values(mu=0.0))
             stored = (await conn.execute(sa.select(t.players.c.key_sha256))).scalars().all()
     finally:

@@ -23,6 +23,11 @@ def _date(value: object) -> str:
         return str(value)
 
 
+def _after(rating: Any) -> str:
+    """The ordinal a rated match left the player with ("" when it was not rated)."""
+    return f"{rating['ordinal']:.2f}" if isinstance(rating, dict) else ""
+
+
 def _board(entries: list[Any]) -> None:
     st.dataframe(
         pd.DataFrame({
@@ -55,6 +60,7 @@ def _history(player_id: str) -> None:
             T("board.standing"): [" ".join(str(x) for x in m["standing"]) for m in played],
             T("board.won"): [T("board.yes") if m["seat"] in m["winners"] else "" for m in played],
             T("board.rated"): [T("board.yes") if m["rated"] else T("board.no") for m in played],
+            T("board.after"): [_after(m.get("rating")) for m in played],
             T("board.finished"): [_date(m["finished_at"]) for m in played],
         }),
         hide_index=True,
