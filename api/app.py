@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -24,12 +25,14 @@ from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
 from api.controllers.matches import MatchController
 from api.controllers.players import LeaderboardController, PlayersController
+from api.controllers.queue import QueueController
 from api.faults import arm as arm_crash_points
 from api.keystore import key_store
 from api.metrics import multiprocess
 from api.observe import PROMETHEUS, MetricsController, watch_requests
 from api.players import PlayerService
 from api.problems import EXCEPTION_HANDLERS, ProblemError
+from api.queue import QueueService
 from api.ratelimit import rate_limit_middleware
 from api.runtime import tune_gc
 from api.service import MatchService
@@ -44,6 +47,7 @@ from api.store import (
 )
 from api.store.db import libpq_conninfo
 from api.store.players import PlayerStore
+from api.store.queue import QueueStore
 from api.store.seals import Sealer
 
 log = logging.getLogger("cuccu")
@@ -120,9 +124,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.players = players = PlayerService(PlayerStore(engine, store.load), service)
         service.on_finished = players.match_finished
         await players.catch_up()  # any finish a crash left unrated
+        app.state.queue = queue = QueueService(QueueStore(engine), players, service)
+        sweeper = asyncio.create_task(queue.run_sweeper(), name="cuccu-queue-sweeper")
         try:
             yield
         finally:
+            sweeper.cancel()
             bots.close()
             if listener is not None:
                 await listener.stop()
@@ -141,6 +148,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             MetricsController,
             PlayersController,
             LeaderboardController,
+            QueueController,
         ],  # fmt: skip
         lifespan=[lifespan],
         dependencies={
@@ -233,10 +241,10 @@ def _closed_request_bodies(app: Litestar) -> None:
     import msgspec.inspect as mi
 
     from api import models
-    from api.controllers import players
+    from api.controllers import players, queue
 
     schemas = app.openapi_schema.components.schemas or {}
-    for name, obj in [*vars(models).items(), *vars(players).items()]:
+    for name, obj in [*vars(models).items(), *vars(players).items(), *vars(queue).items()]:
         if not (isinstance(obj, type) and issubclass(obj, msgspec.Struct) and name in schemas):
             continue
         schema = schemas[name]

@@ -12,7 +12,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
 from sqlalchemy.exc import DataError, DBAPIError
 
-from api import metrics, players
+from api import metrics, players, queue
 from api import service as svc
 from api.models import Problem
 from api.store import SchemaOutOfDate, StoreUnavailable
@@ -54,6 +54,7 @@ PROBLEM_TYPES = {
     "player-not-found": (404, "Player not found"),
     "name-taken": (409, "Name already taken"),
     "already-seated": (409, "Account already seated in this match"),
+    "ticket-not-found": (404, "Queue ticket not found"),
     "database-unavailable": (503, "Database unavailable"),
     "internal-error": (500, "Internal error"),
 }
@@ -109,6 +110,9 @@ SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
     players.NameAlreadyTaken: (409, "name-taken"),
     players.AlreadySeated: (409, "already-seated"),
     players.UnknownRatedGame: (422, "unknown-game"),
+    queue.InvalidTable: (422, "invalid-config"),
+    queue.TicketNotFound: (404, "ticket-not-found"),
+    queue.TicketSeated: (409, "conflict"),
 }
 
 #: domain error code -> (status, problem slug); the codes missing here (match_exists,

@@ -207,6 +207,29 @@ rating_changes = sa.Table(
     sa.Index("ix_rating_changes_player", "player_id", "game", "ended_at", "match_id"),
 )
 
+#: the matchmaking queue (api/queue.py): an account waiting for a table of ``seats`` in
+#: ``game`` (``waiting``), then seated (``matched``: its match and seat, and the claim's
+#: Idempotency-Key, with which the queue hands the waiter a fresh seat token) or gone (``left``)
+queue_tickets = sa.Table(
+    "queue_tickets",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column(
+        "player_id", sa.String(36), sa.ForeignKey("players.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("seats", sa.Integer, nullable=False),
+    # seconds after which the waiter accepts bots in the empty seats (None: never)
+    sa.Column("bots_after", sa.Integer, nullable=True),
+    sa.Column("bot_level", sa.String(16), nullable=False),
+    sa.Column("status", sa.String(8), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("match_id", sa.String(36), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("claim_key", sa.String(64), nullable=True),
+    sa.Index("ix_queue_tickets_waiting", "status", "game", "seats", "created_at"),
+)
+
 #: indexes of expressions each dialect writes its own way, made in SQL by their migration and
 #: not declared above: ``ix_events_account`` (revision 0007) indexes ``meta``'s ``account``
 #: (``meta ->> 'account'`` on PostgreSQL, ``json_extract(meta, '$.account')`` on SQLite)

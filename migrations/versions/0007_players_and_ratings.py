@@ -8,7 +8,8 @@ which the hash chain covers; ``ix_events_account`` finds those events without re
 others (a partial index: every other event has no account). ``player_ratings`` and
 ``rated_matches`` (with ``rating_changes``, each rated account's rating after each match)
 are a projection of finished matches that ``cuccu ratings rebuild`` makes
-again from the events alone. New tables only: a downgrade drops them, the log keeps its
+again from the events alone. ``queue_tickets``: the matchmaking queue (api/queue.py). New
+tables only: a downgrade drops them, the log keeps its
 accounts.
 
 Revision ID: 0007
@@ -98,6 +99,28 @@ def upgrade() -> None:
     op.create_index(
         "ix_rating_changes_player", "rating_changes", ["player_id", "game", "ended_at", "match_id"]
     )
+    op.create_table(
+        "queue_tickets",
+        sa.Column("id", sa.String(36), nullable=False),
+        sa.Column("player_id", sa.String(36), nullable=False),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("seats", sa.Integer, nullable=False),
+        sa.Column("bots_after", sa.Integer, nullable=True),
+        sa.Column("bot_level", sa.String(16), nullable=False),
+        sa.Column("status", sa.String(8), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("match_id", sa.String(36), nullable=True),
+        sa.Column("seat", sa.Integer, nullable=True),
+        sa.Column("claim_key", sa.String(64), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["player_id"], ["players.id"], name="fk_queue_tickets_player_id_players",
+            ondelete="CASCADE",
+        ),  # fmt: skip
+        sa.PrimaryKeyConstraint("id", name="pk_queue_tickets"),
+    )
+    op.create_index(
+        "ix_queue_tickets_waiting", "queue_tickets", ["status", "game", "seats", "created_at"]
+    )
     expression = ACCOUNT_EXPRESSION[op.get_bind().dialect.name]
     op.execute(
         f"CREATE INDEX ix_events_account ON events ({expression}, match_id) "
@@ -107,6 +130,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.execute("DROP INDEX ix_events_account")
+    op.drop_index("ix_queue_tickets_waiting", table_name="queue_tickets")
+    op.drop_table("queue_tickets")
     op.drop_index("ix_rating_changes_player", table_name="rating_changes")
     op.drop_table("rating_changes")
     op.drop_index("ix_rated_matches_ended", table_name="rated_matches")
