@@ -49,7 +49,7 @@ __all__ = [
     "open_seat",
     # player accounts and ratings
     "Leaderboard", "LeaderboardEntry", "PlayedMatch", "Player", "PlayerRating", "Profile",
-    "Registered",
+    "QueueTicket", "Registered",
 ]  # fmt: skip
 
 PROBLEM_PREFIX = "urn:cuccu:problem:"
@@ -353,6 +353,18 @@ class LeaderboardEntry(TypedDict):
 class Leaderboard(TypedDict):
     game: str
     entries: list[LeaderboardEntry]
+
+
+class QueueTicket(TypedDict):
+    ticket_id: str
+    status: Literal["waiting", "seating", "matched", "left"]
+    game: str
+    seats: int
+    created_at: str
+    match_id: str | None
+    seat: int | None
+    #: once matched: a new seat token at each answer (the previous one stops working)
+    token: str | None
 
 
 class ApiError(Exception):
@@ -727,6 +739,26 @@ class _Base:
         )  # fmt: skip
 
     @staticmethod
+    def _join_queue(
+        key: str, game: str, seats: int, bots_after: int | None, bot_level: str | None
+    ) -> _Call:
+        body: dict[str, Any] = {"game": game, "seats": seats}
+        if bots_after is not None:
+            body["bots_after"] = bots_after
+        if bot_level is not None:
+            body["bot_level"] = bot_level
+        # joining again answers the same ticket: a repeat does no harm
+        return _Call("POST", "/queue", json=body, headers={"Authorization": f"Bearer {key}"})
+
+    @staticmethod
+    def _ticket(method: str, key: str, ticket_id: str, wait: float | None = None) -> _Call:
+        params = {"wait": wait} if wait is not None else None
+        return _Call(
+            method, f"/queue/{ticket_id}", params=params,
+            headers={"Authorization": f"Bearer {key}"},
+        )  # fmt: skip
+
+    @staticmethod
     def _leaderboard(game: str, limit: int | None) -> _Call:
         params: dict[str, Any] = {"game": game}
         if limit is not None:
@@ -1044,6 +1076,30 @@ class Client(_Base):
         """``GET /leaderboard?game=…``: rated accounts, best first."""
         return cast(Leaderboard, self._call(self._leaderboard(game, limit)))
 
+    def join_queue(
+        self,
+        key: str,
+        game: str,
+        seats: int,
+        *,
+        bots_after: int | None = None,
+        bot_level: str | None = None,
+    ) -> QueueTicket:
+        """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
+        call = self._join_queue(key, game, seats, bots_after, bot_level)
+        return cast(QueueTicket, self._call(call))
+
+    def queue_ticket(self, key: str, ticket_id: str, *, wait: float | None = None) -> QueueTicket:
+        """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
+        timeout) answers as soon as the ticket is matched. Once matched, a new seat token."""
+        return cast(QueueTicket, self._call(self._ticket("GET", key, ticket_id, wait)))
+
+    def leave_queue(self, key: str, ticket_id: str) -> None:
+        """``DELETE /queue/{ticket}``: out of the queue (a matched ticket is 409)."""
+        response = self._send(self._ticket("DELETE", key, ticket_id))
+        if response.status_code >= 400:
+            raise problem_error(response)
+
 
 # --- async ---------------------------------------------------------------------------------
 
@@ -1314,3 +1370,29 @@ class AsyncClient(_Base):
     async def leaderboard(self, game: str, limit: int | None = None) -> Leaderboard:
         """``GET /leaderboard?game=…``: rated accounts, best first."""
         return cast(Leaderboard, await self._call(self._leaderboard(game, limit)))
+
+    async def join_queue(
+        self,
+        key: str,
+        game: str,
+        seats: int,
+        *,
+        bots_after: int | None = None,
+        bot_level: str | None = None,
+    ) -> QueueTicket:
+        """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
+        call = self._join_queue(key, game, seats, bots_after, bot_level)
+        return cast(QueueTicket, await self._call(call))
+
+    async def queue_ticket(
+        self, key: str, ticket_id: str, *, wait: float | None = None
+    ) -> QueueTicket:
+        """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
+        timeout) answers as soon as the ticket is matched. Once matched, a new seat token."""
+        return cast(QueueTicket, await self._call(self._ticket("GET", key, ticket_id, wait)))
+
+    async def leave_queue(self, key: str, ticket_id: str) -> None:
+        """``DELETE /queue/{ticket}``: out of the queue (a matched ticket is 409)."""
+        response = await self._send(self._ticket("DELETE", key, ticket_id))
+        if response.status_code >= 400:
+            raise problem_error(response)
