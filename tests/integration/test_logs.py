@@ -130,6 +130,16 @@ def accounts(c: httpx.Client, secrets: set[str]) -> None:
     claimed = c.post(claim, json={"name": "logbot"}, headers=bearer(key))
     assert claimed.status_code == 201, claimed.text
     secrets.add(claimed.json()["token"])
+    # the queue: a table filled with bots at once, its ticket answered with a seat token
+    ticket = c.post(
+        "/queue", json={"game": "cuccu", "seats": 2, "bots_after": 0}, headers=bearer(key)
+    )
+    assert ticket.status_code == 201, ticket.text
+    seated = c.get(
+        f"/queue/{ticket.json()['ticket_id']}", params={"wait": 10}, headers=bearer(key)
+    ).json()
+    assert seated["status"] == "matched", seated
+    secrets.add(seated["token"])
     forged = KEY_PREFIX + uuid.uuid4().hex + "Zq"
     secrets.add(forged)
     assert c.post("/players/me/key", headers=bearer(forged)).status_code == 401
