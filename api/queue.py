@@ -32,6 +32,8 @@ log = logging.getLogger("cuccu.queue")
 SWEEP_EVERY = 0.5
 #: how often a long poll re-reads its ticket (another process may have seated it)
 POLL_EVERY = 0.2
+#: a seating older than this was cut off by a crash (it takes milliseconds)
+SEATING_TIMEOUT = dt.timedelta(seconds=60)
 
 
 class InvalidTable(ServiceError):
@@ -149,30 +151,53 @@ class QueueService:
         self, tickets: list[Ticket], game: str, seats: int, bot_level: str = "basic"
     ) -> None:
         """A match of ``seats`` for ``tickets``' accounts (the rest bots), each seat claimed
-        as its account."""
-        if not await self.store.reserve([t.id for t in tickets]):
+        as its account. Three steps, each its own transaction: the tickets are reserved with
+        their seats and claim keys, the match is created (and noted on them), the seats are
+        claimed; :meth:`recover` finishes a seating a crash cut off after the second."""
+        plan = {t.id: (seat, secrets.token_urlsafe(32)) for seat, t in enumerate(tickets)}
+        if not await self.store.reserve(plan):
             return
         try:
             table = [NewSeat("open", "open") for _ in tickets] + [
                 NewSeat(f"bot{i + 1}", "bot", bot_level) for i in range(seats - len(tickets))
             ]
             created = await self.matches.create(table, game=game)
-            for seat, ticket in enumerate(tickets):
-                player = await self.players.store.get(ticket.player_id)
-                assert player is not None
-                key = secrets.token_urlsafe(32)
-                await self.matches.claim(created.match_id, seat, player.name, key, player.id)
-                await self.store.seated(ticket.id, created.match_id, seat, key)
         except Exception:
             log.exception("seating %d waiter(s) of %s failed; they wait again", len(tickets), game)
-            await self.store.release([t.id for t in tickets])
+            await self.store.release(list(plan))
             raise
+        await self.store.created(list(plan), created.match_id)
+        for ticket in tickets:
+            seat, key = plan[ticket.id]
+            await self._claim(ticket, created.match_id, seat, key)
+
+    async def _claim(self, ticket: Ticket, match_id: str, seat: int, key: str) -> None:
+        player = await self.players.store.get(ticket.player_id)
+        assert player is not None
+        await self.matches.claim(match_id, seat, player.name, key, player.id)
+        await self.store.seated(ticket.id)
+
+    async def recover(self, now: dt.datetime | None = None) -> None:
+        """Finish the seatings a crash cut off (older than :data:`SEATING_TIMEOUT`): claim
+        the seats of a match that was created (the claims are idempotent: their keys are on
+        the tickets), or put the tickets back in the queue when no match was."""
+        now = now or dt.datetime.now(dt.UTC)
+        for ticket in await self.store.seating(now - SEATING_TIMEOUT):
+            if ticket.match_id is None:
+                await self.store.release([ticket.id])
+                continue
+            assert ticket.seat is not None and ticket.claim_key is not None
+            try:
+                await self._claim(ticket, ticket.match_id, ticket.seat, ticket.claim_key)
+            except ServiceError as exc:
+                log.warning("queue ticket %s cannot be seated: %s", ticket.id, exc)
 
     async def run_sweeper(self) -> None:
         """Sweep for ever (an API process's background task)."""
         while True:
             try:
                 await self.sweep()
+                await self.recover()
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,13 +29,20 @@ class Ticket:
     match_id: str | None = None
     seat: int | None = None
     claim_key: str | None = None
+    reserved_at: dt.datetime | None = None
+
+
+def _utc(stamp: dt.datetime | None) -> dt.datetime | None:
+    """SQLite hands back naive datetimes; every stored stamp is UTC."""
+    return stamp.replace(tzinfo=dt.UTC) if stamp is not None and not stamp.tzinfo else stamp
 
 
 def _ticket(row: Any) -> Ticket:
-    stamp = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=dt.UTC)
+    created = _utc(row.created_at)
+    assert created is not None
     return Ticket(
         row.id, row.player_id, row.game, row.seats, row.bots_after, row.bot_level, row.status,
-        stamp, row.match_id, row.seat, row.claim_key,
+        created, row.match_id, row.seat, row.claim_key, _utc(row.reserved_at),
     )  # fmt: skip
 
 
@@ -95,38 +102,50 @@ class QueueStore:
             rows = (await conn.execute(query.order_by(q.c.created_at, q.c.id))).all()
         return [_ticket(r) for r in rows]
 
-    async def reserve(self, ticket_ids: Sequence[str]) -> bool:
-        """Take the tickets out of the queue for seating: all of them, or none (another
-        process seated one first)."""
+    async def reserve(self, seats: Mapping[str, tuple[int, str]]) -> bool:
+        """Take the tickets out of the queue for seating, each with its seat and the claim's
+        Idempotency-Key: all of them, or none (another process seated one first)."""
         q = t.queue_tickets
+        now = dt.datetime.now(dt.UTC)
         async with self.engine.begin() as conn:
-            done = await conn.execute(
-                q.update()
-                .where(q.c.id.in_(ticket_ids), q.c.status == WAITING)
-                .values(status=SEATING)
-            )
-            if done.rowcount != len(ticket_ids):
-                await conn.rollback()
-                return False
+            for ticket_id, (seat, key) in seats.items():
+                done = await conn.execute(
+                    q.update()
+                    .where(q.c.id == ticket_id, q.c.status == WAITING)
+                    .values(status=SEATING, seat=seat, claim_key=key, reserved_at=now)
+                )
+                if done.rowcount != 1:
+                    await conn.rollback()
+                    return False
         return True
 
-    async def seated(self, ticket_id: str, match_id: str, seat: int, claim_key: str) -> None:
+    async def created(self, ticket_ids: Sequence[str], match_id: str) -> None:
+        """The reserved tickets' match exists: from here a cut-off seating is finished."""
         q = t.queue_tickets
         async with self.engine.begin() as conn:
-            await conn.execute(
-                q.update()
-                .where(q.c.id == ticket_id)
-                .values(status=MATCHED, match_id=match_id, seat=seat, claim_key=claim_key)
-            )
+            await conn.execute(q.update().where(q.c.id.in_(ticket_ids)).values(match_id=match_id))
+
+    async def seated(self, ticket_id: str) -> None:
+        q = t.queue_tickets
+        async with self.engine.begin() as conn:
+            await conn.execute(q.update().where(q.c.id == ticket_id).values(status=MATCHED))
+
+    async def seating(self, before: dt.datetime) -> list[Ticket]:
+        """Tickets whose seating began before ``before`` and never ended (a crash)."""
+        q = t.queue_tickets
+        query = sa.select(q).where(q.c.status == SEATING, q.c.reserved_at < before)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query.order_by(q.c.reserved_at, q.c.id))).all()
+        return [_ticket(r) for r in rows]
 
     async def release(self, ticket_ids: Sequence[str]) -> None:
-        """Put reserved tickets back in the queue (their seating failed)."""
+        """Put reserved tickets back in the queue (their seating failed before a match)."""
         q = t.queue_tickets
         async with self.engine.begin() as conn:
             await conn.execute(
                 q.update()
                 .where(q.c.id.in_(ticket_ids), q.c.status == SEATING)
-                .values(status=WAITING)
+                .values(status=WAITING, seat=None, claim_key=None, reserved_at=None)
             )
 
     async def leave(self, ticket_id: str) -> Ticket | None:

@@ -227,6 +227,8 @@ queue_tickets = sa.Table(
     sa.Column("match_id", sa.String(36), nullable=True),
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("claim_key", sa.String(64), nullable=True),
+    # when seating began (``seating``): a seating older than a minute was cut off by a crash
+    sa.Column("reserved_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_queue_tickets_waiting", "status", "game", "seats", "created_at"),
 )
 

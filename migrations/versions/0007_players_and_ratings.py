@@ -112,8 +112,11 @@ def upgrade() -> None:
         sa.Column("match_id", sa.String(36), nullable=True),
         sa.Column("seat", sa.Integer, nullable=True),
         sa.Column("claim_key", sa.String(64), nullable=True),
+        sa.Column("reserved_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(
-            ["player_id"], ["players.id"], name="fk_queue_tickets_player_id_players",
+            ["player_id"],
+            ["players.id"],
+            name="fk_queue_tickets_player_id_players",
             ondelete="CASCADE",
         ),  # fmt: skip
         sa.PrimaryKeyConstraint("id", name="pk_queue_tickets"),

@@ -5,8 +5,18 @@ lost its seat token asks for its ticket again; bad tables are problems."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
+
+from api.players import PlayerService
+from api.queue import QueueService
+from api.service import MatchService, NewSeat
+from api.store import EventStore, create_engine
+from api.store.players import PlayerStore
+from api.store.queue import QueueStore
 from tests.api.helpers import Client, assert_problem, bearer
 from tests.api.test_players import register
 
@@ -107,3 +117,46 @@ async def test_bad_tables_and_keys_are_problems(client: Client) -> None:
     assert_problem(await client.post("/queue", json={"game": "cuccu", "seats": 2}), 401,
                    "unknown-key")  # fmt: skip
     assert_problem(await client.get("/queue/nope", headers=me), 404, "ticket-not-found")
+
+
+@pytest.fixture
+async def queue(migrated_url: str) -> AsyncIterator[QueueService]:
+    """The queue over its own engine, on this test's event loop (the app's runs elsewhere)."""
+    engine = create_engine(migrated_url)
+    store = EventStore(engine)
+    matches = MatchService(store)
+    players = PlayerService(PlayerStore(engine, store.load), matches)
+    try:
+        yield QueueService(QueueStore(engine), players, matches)
+    finally:
+        await store.close()
+        await engine.dispose()
+
+
+async def test_a_seating_cut_off_by_a_crash_is_finished_later(
+    client: Client, queue: QueueService
+) -> None:
+    """The steps of a seating, stopped where a crash would stop them: after the tickets'
+    reservation (they go back to the queue), and after the match's creation (its seats are
+    claimed later, with the claim keys kept on the tickets)."""
+    fay, gus = await register(client, "q-fay"), await register(client, "q-gus")
+    tickets = [await join(client, k["key"], {"game": "cuccu", "seats": 3}) for k in (fay, gus)]
+    ids = [t["ticket_id"] for t in tickets]
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5)
+
+    assert await queue.store.reserve({ids[0]: (0, "k0"), ids[1]: (1, "k1")})
+    await queue.recover(later)  # no match was made: both wait again
+    assert [(await queue.store.get(i)).status for i in ids] == ["waiting", "waiting"]  # type: ignore[union-attr]
+
+    assert await queue.store.reserve({ids[0]: (0, "k0"), ids[1]: (1, "k1")})
+    seats = [NewSeat("open", "open"), NewSeat("open", "open"), NewSeat("b", "bot", "random")]
+    created = await queue.matches.create(seats, game="cuccu")
+    await queue.store.created(ids, created.match_id)
+    await queue.recover(dt.datetime.now(dt.UTC))  # too recent: a seating may be under way
+    assert (await queue.store.get(ids[0])).status == "seating"  # type: ignore[union-attr]
+    await queue.recover(later)
+    for key, ticket_id, seat in ((fay["key"], ids[0], 0), (gus["key"], ids[1], 1)):
+        got = (await client.get(f"/queue/{ticket_id}", headers=bearer(key))).json()
+        assert (got["status"], got["match_id"], got["seat"]) == ("matched", created.match_id, seat)
+        view = await client.get(f"/matches/{created.match_id}", headers=bearer(got["token"]))
+        assert view.json()["seat"] == seat
