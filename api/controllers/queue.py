@@ -160,7 +160,7 @@ class QueueController(Controller):
             "already is 409 `conflict`: its match is waiting for you."
         ),
         status_code=204,
-        responses=responses(401, 404, 409, 503),
+        responses=responses(401, 404, 409, 422, 503),
     )
     async def leave(
         self, ticket_id: TicketId, state: State, authorization: PlayerKey = None
