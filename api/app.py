@@ -25,11 +25,15 @@ from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
 from api.controllers.log import LogController
 from api.controllers.matches import MatchController
+from api.controllers.players import LeaderboardController, PlayersController
+from api.controllers.queue import QueueController
 from api.faults import arm as arm_crash_points
 from api.keystore import key_store
 from api.metrics import multiprocess
 from api.observe import PROMETHEUS, MetricsController, watch_requests
+from api.players import PlayerService
 from api.problems import EXCEPTION_HANDLERS, ProblemError
+from api.queue import QueueService
 from api.ratelimit import rate_limit_middleware
 from api.runtime import tune_gc
 from api.service import MatchService
@@ -47,6 +51,8 @@ from api.tracing import name_span_by_route, tracer_provider_from_env, tracing_pl
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
+from api.store.players import PlayerStore
+from api.store.queue import QueueStore
 from api.store.seals import Sealer
 from api.transparency.keys import log_signer
 from api.transparency.store import ResultLog
@@ -65,6 +71,10 @@ decision (`POST /matches/{id}/commands`), follow the match live (`GET /matches/{
 and export the complete log of a finished match, hash-chained and signed by the service (its
 public keys: `GET /.well-known/cuccu-keys.json`). Every signed result is appended to a public
 append-only log (`GET /log/checkpoint`, RFC 9162 proofs under `/log/proof/`).
+
+Player accounts are optional: `POST /players` answers with an API key (shown once) that claims
+open seats as the account (`Authorization: Bearer <key>` on the claim); finished matches between
+accounts are rated per game (OpenSkill), `GET /leaderboard?game=…`.
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`.
 
@@ -149,12 +159,20 @@ def create_app(
         app.state.sealer = sealer = start_signing(settings, engine)
         result_log = start_log(settings, engine) if sealer is not None else None
         app.state.result_log = result_log
-        app.state.service = MatchService(store, bots=bots, sealer=sealer, result_log=result_log)
+        app.state.service = service = MatchService(
+            store, bots=bots, sealer=sealer, result_log=result_log
+        )
+        app.state.players = players = PlayerService(PlayerStore(engine, store.load), service)
+        service.on_finished = players.match_finished
+        await players.catch_up()  # any finish a crash left unrated
+        app.state.queue = queue = QueueService(QueueStore(engine), players, service)
+        sweeper = asyncio.create_task(queue.run_sweeper(), name="cuccu-queue-sweeper")
         # appends each process's sealed results, and any left behind (api/transparency/store.py)
         appender = asyncio.create_task(result_log.run_appender()) if result_log else None
         try:
             yield
         finally:
+            sweeper.cancel()
             if result_log is not None and appender is not None:
                 await result_log.stop(appender)
             bots.close()
@@ -178,7 +196,10 @@ def create_app(
             KeysController,
             LogController,
             MetricsController,
-        ],
+            PlayersController,
+            LeaderboardController,
+            QueueController,
+        ],  # fmt: skip
         lifespan=[lifespan],
         dependencies={
             "store": Provide(_provide_store, sync_to_thread=False),
@@ -214,7 +235,13 @@ def create_app(
                         type="http",
                         scheme="bearer",
                         description="The secret token of one seat, from `POST /matches`",
-                    )
+                    ),
+                    "playerKey": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A player account's API key (`cuccu_key_…`), from "
+                        "`POST /players`",
+                    ),
                 }
             ),
             tags=[
@@ -225,6 +252,7 @@ def create_app(
                     name="transparency log",
                     description="The append-only log of signed results: checkpoints, proofs",
                 ),
+                Tag(name="players", description="Player accounts, their keys and ratings"),
             ],
         ),
         debug=False,
@@ -270,11 +298,12 @@ def _closed_request_bodies(app: Litestar) -> None:
     import msgspec.inspect as mi
 
     from api import models
+    from api.controllers import players, queue
 
     schemas = app.openapi_schema.components.schemas or {}
     # the module's own structs, and those it builds from the registry (the creation bodies)
     built = {struct.__name__: struct for struct in models.CREATE_TYPES.values()}
-    for name, obj in {**vars(models), **built}.items():
+    for name, obj in {**vars(models), **built, **vars(players), **vars(queue)}.items():
         if not (isinstance(obj, type) and issubclass(obj, msgspec.Struct) and name in schemas):
             continue
         schema = schemas[name]

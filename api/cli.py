@@ -577,6 +577,9 @@ def build_parser() -> argparse.ArgumentParser:
     from api.tournament import add_parser as add_tournament_parser
 
     add_tournament_parser(sub)  # cuccu tournament: seeded bot-only matches, in memory
+    from api.ratings_cli import add_parser as add_ratings_parser
+
+    add_ratings_parser(sub)  # cuccu ratings rebuild / catch-up
     return parser
 
 

@@ -47,6 +47,9 @@ __all__ = [
     "PendingDecision", "RateLimited", "RetryPolicy", "SeatIn", "ServiceUnavailable",
     "StreamEnded", "StreamMessage", "Unauthorized", "ValidationFailed", "bot", "human",
     "open_seat",
+    # player accounts and ratings
+    "Leaderboard", "LeaderboardEntry", "PlayedMatch", "Player", "PlayerRating", "Profile",
+    "QueueTicket", "Registered",
 ]  # fmt: skip
 
 PROBLEM_PREFIX = "urn:cuccu:problem:"
@@ -298,6 +301,70 @@ class Health(TypedDict):
 
 
 # --- errors --------------------------------------------------------------------------------
+
+
+# --- player accounts and ratings (docs/API.md "Players, keys and ratings") ---------------
+
+
+class Player(TypedDict):
+    id: str
+    name: str
+    kind: Literal["person", "bot"]
+    created_at: str
+
+
+class Registered(TypedDict):
+    player: Player
+    #: the account's API key (``cuccu_key_…``): shown only in this answer
+    key: str
+
+
+class PlayerRating(TypedDict):
+    game: str
+    mu: float
+    sigma: float
+    ordinal: float
+    matches: int
+
+
+class Profile(TypedDict):
+    player: Player
+    ratings: list[PlayerRating]
+
+
+class PlayedMatch(TypedDict):
+    match_id: str
+    game: str
+    seat: int
+    standing: list[int]
+    winners: list[int]
+    finished_at: str
+    rated: bool
+    #: the account's rating in the game just after this match (None: not rated)
+    rating: PlayerRating | None
+
+
+class LeaderboardEntry(TypedDict):
+    rank: int
+    player: Player
+    rating: PlayerRating
+
+
+class Leaderboard(TypedDict):
+    game: str
+    entries: list[LeaderboardEntry]
+
+
+class QueueTicket(TypedDict):
+    ticket_id: str
+    status: Literal["waiting", "seating", "matched", "left"]
+    game: str
+    seats: int
+    created_at: str
+    match_id: str | None
+    seat: int | None
+    #: once matched: a new seat token at each answer (the previous one stops working)
+    token: str | None
 
 
 class ApiError(Exception):
@@ -648,6 +715,56 @@ class _Base:
             headers["Last-Event-ID"] = str(last)
         return headers
 
+    # player accounts: their requests (the methods are at the end of each client class)
+
+    @staticmethod
+    def _register(name: str, kind: str) -> _Call:
+        # not repeated on a failed connection: a repeat of a registration that went through
+        # is 409 name-taken, and its key would be lost
+        return _Call("POST", "/players", json={"name": name, "kind": kind}, repeatable=False)
+
+    @staticmethod
+    def _key_call(method: str, key: str) -> _Call:
+        headers = {"Authorization": f"Bearer {key}"}
+        return _Call(method, "/players/me/key", headers=headers, repeatable=False)
+
+    @staticmethod
+    def _claim_as(
+        match_id: str, seat: int, name: str, key: str, idempotency_key: str | None
+    ) -> _Call:
+        call = _Base._claim(match_id, seat, name, idempotency_key)
+        return _Call(
+            call.method, call.path, json=call.json,
+            headers={**call.headers, "Authorization": f"Bearer {key}"},
+        )  # fmt: skip
+
+    @staticmethod
+    def _join_queue(
+        key: str, game: str, seats: int, bots_after: int | None, bot_level: str | None
+    ) -> _Call:
+        body: dict[str, Any] = {"game": game, "seats": seats}
+        if bots_after is not None:
+            body["bots_after"] = bots_after
+        if bot_level is not None:
+            body["bot_level"] = bot_level
+        # joining again answers the same ticket: a repeat does no harm
+        return _Call("POST", "/queue", json=body, headers={"Authorization": f"Bearer {key}"})
+
+    @staticmethod
+    def _ticket(method: str, key: str, ticket_id: str, wait: float | None = None) -> _Call:
+        params = {"wait": wait} if wait is not None else None
+        return _Call(
+            method, f"/queue/{ticket_id}", params=params,
+            headers={"Authorization": f"Bearer {key}"},
+        )  # fmt: skip
+
+    @staticmethod
+    def _leaderboard(game: str, limit: int | None) -> _Call:
+        params: dict[str, Any] = {"game": game}
+        if limit is not None:
+            params["limit"] = limit
+        return _Call("GET", "/leaderboard", params=params)
+
     def _adopt(self, claimed: ClaimedSeat, use_token: bool) -> ClaimedSeat:
         if use_token:
             self.token = claimed["token"]
@@ -914,6 +1031,74 @@ class Client(_Base):
                     raise StreamEnded(f"the stream of {match_id} kept closing early")
             self._sleep(self.retry.delay(failures))
             failures += 1
+
+    # --- player accounts and ratings -------------------------------------------------------
+
+    def register_player(self, name: str, kind: Literal["person", "bot"] = "person") -> Registered:
+        """``POST /players``: a new account; its API key is in this answer only."""
+        return cast(Registered, self._call(self._register(name, kind)))
+
+    def claim_seat_as(
+        self,
+        key: str,
+        match_id: str,
+        seat: int,
+        name: str,
+        *,
+        use_token: bool = True,
+        idempotency_key: str | None = None,
+    ) -> ClaimedSeat:
+        """:meth:`claim_seat` as the account whose API key is ``key`` (rated when it ends)."""
+        call = self._claim_as(match_id, seat, name, key, idempotency_key)
+        return self._adopt(cast(ClaimedSeat, self._call(call)), use_token)
+
+    def rotate_key(self, key: str) -> Registered:
+        """``POST /players/me/key``: a new key for the account; ``key`` stops working."""
+        return cast(Registered, self._call(self._key_call("POST", key)))
+
+    def revoke_key(self, key: str) -> None:
+        """``DELETE /players/me/key``: the account has no working key any more."""
+        response = self._send(self._key_call("DELETE", key))
+        if response.status_code >= 400:
+            raise problem_error(response)
+
+    def player(self, player_id: str) -> Profile:
+        """``GET /players/{id}``: name, kind and rating per game."""
+        return cast(Profile, self._call(_Call("GET", f"/players/{player_id}")))
+
+    def player_matches(self, player_id: str, limit: int | None = None) -> list[PlayedMatch]:
+        """``GET /players/{id}/matches``: the account's finished matches, latest first."""
+        params = {"limit": limit} if limit is not None else None
+        got = self._call(_Call("GET", f"/players/{player_id}/matches", params=params))
+        return cast(list[PlayedMatch], got["matches"])
+
+    def leaderboard(self, game: str, limit: int | None = None) -> Leaderboard:
+        """``GET /leaderboard?game=…``: rated accounts, best first."""
+        return cast(Leaderboard, self._call(self._leaderboard(game, limit)))
+
+    def join_queue(
+        self,
+        key: str,
+        game: str,
+        seats: int,
+        *,
+        bots_after: int | None = None,
+        bot_level: str | None = None,
+    ) -> QueueTicket:
+        """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
+        call = self._join_queue(key, game, seats, bots_after, bot_level)
+        return cast(QueueTicket, self._call(call))
+
+    def queue_ticket(self, key: str, ticket_id: str, *, wait: float | None = None) -> QueueTicket:
+        """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
+        timeout) answers as soon as the ticket is matched. Once matched, a new seat token."""
+        return cast(QueueTicket, self._call(self._ticket("GET", key, ticket_id, wait)))
+
+    def leave_queue(self, key: str, ticket_id: str) -> None:
+        """``DELETE /queue/{ticket}``: out of the queue (a matched ticket is 409)."""
+        response = self._send(self._ticket("DELETE", key, ticket_id))
+        if response.status_code >= 400:
+            raise problem_error(response)
 
     # the transparency log (docs/API.md, "Transparency log") -----------------------------
 
@@ -1193,6 +1378,79 @@ class AsyncClient(_Base):
                     raise StreamEnded(f"the stream of {match_id} kept closing early")
             await self._sleep(self.retry.delay(failures))
             failures += 1
+
+    # --- player accounts and ratings -------------------------------------------------------
+
+    async def register_player(
+        self, name: str, kind: Literal["person", "bot"] = "person"
+    ) -> Registered:
+        """``POST /players``: a new account; its API key is in this answer only."""
+        return cast(Registered, await self._call(self._register(name, kind)))
+
+    async def claim_seat_as(
+        self,
+        key: str,
+        match_id: str,
+        seat: int,
+        name: str,
+        *,
+        use_token: bool = True,
+        idempotency_key: str | None = None,
+    ) -> ClaimedSeat:
+        """:meth:`claim_seat` as the account whose API key is ``key`` (rated when it ends)."""
+        call = self._claim_as(match_id, seat, name, key, idempotency_key)
+        claimed = cast(ClaimedSeat, await self._call(call))
+        return self._adopt(claimed, use_token)
+
+    async def rotate_key(self, key: str) -> Registered:
+        """``POST /players/me/key``: a new key for the account; ``key`` stops working."""
+        return cast(Registered, await self._call(self._key_call("POST", key)))
+
+    async def revoke_key(self, key: str) -> None:
+        """``DELETE /players/me/key``: the account has no working key any more."""
+        response = await self._send(self._key_call("DELETE", key))
+        if response.status_code >= 400:
+            raise problem_error(response)
+
+    async def player(self, player_id: str) -> Profile:
+        """``GET /players/{id}``: name, kind and rating per game."""
+        return cast(Profile, await self._call(_Call("GET", f"/players/{player_id}")))
+
+    async def player_matches(self, player_id: str, limit: int | None = None) -> list[PlayedMatch]:
+        """``GET /players/{id}/matches``: the account's finished matches, latest first."""
+        params = {"limit": limit} if limit is not None else None
+        got = await self._call(_Call("GET", f"/players/{player_id}/matches", params=params))
+        return cast(list[PlayedMatch], got["matches"])
+
+    async def leaderboard(self, game: str, limit: int | None = None) -> Leaderboard:
+        """``GET /leaderboard?game=…``: rated accounts, best first."""
+        return cast(Leaderboard, await self._call(self._leaderboard(game, limit)))
+
+    async def join_queue(
+        self,
+        key: str,
+        game: str,
+        seats: int,
+        *,
+        bots_after: int | None = None,
+        bot_level: str | None = None,
+    ) -> QueueTicket:
+        """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
+        call = self._join_queue(key, game, seats, bots_after, bot_level)
+        return cast(QueueTicket, await self._call(call))
+
+    async def queue_ticket(
+        self, key: str, ticket_id: str, *, wait: float | None = None
+    ) -> QueueTicket:
+        """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
+        timeout) answers as soon as the ticket is matched. Once matched, a new seat token."""
+        return cast(QueueTicket, await self._call(self._ticket("GET", key, ticket_id, wait)))
+
+    async def leave_queue(self, key: str, ticket_id: str) -> None:
+        """``DELETE /queue/{ticket}``: out of the queue (a matched ticket is 409)."""
+        response = await self._send(self._ticket("DELETE", key, ticket_id))
+        if response.status_code >= 400:
+            raise problem_error(response)
 
     # the transparency log (docs/API.md, "Transparency log") -----------------------------
 

@@ -12,7 +12,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
 from sqlalchemy.exc import DataError, DBAPIError
 
-from api import metrics
+from api import metrics, players, queue
 from api import service as svc
 from api.models import Problem
 from api.store import SchemaOutOfDate, StoreUnavailable
@@ -62,6 +62,12 @@ PROBLEM_TYPES = {
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "size-out-of-range": (422, "Tree size out of range"),
     "rate-limited": (429, "Too many requests"),
+    # player accounts (api/players.py)
+    "unknown-key": (401, "Unknown or revoked API key"),
+    "player-not-found": (404, "Player not found"),
+    "name-taken": (409, "Name already taken"),
+    "already-seated": (409, "Account already seated in this match"),
+    "ticket-not-found": (404, "Queue ticket not found"),
     "database-unavailable": (503, "Database unavailable"),
     "internal-error": (500, "Internal error"),
     **{
@@ -118,6 +124,14 @@ SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
     svc.InvalidRequest: (422, "validation-error"),
     svc.UnknownGame: (422, "unknown-game"),
     svc.InvalidOptions: (422, "invalid-config"),
+    players.UnknownKey: (401, "unknown-key"),
+    players.PlayerNotFound: (404, "player-not-found"),
+    players.NameAlreadyTaken: (409, "name-taken"),
+    players.AlreadySeated: (409, "already-seated"),
+    players.UnknownRatedGame: (422, "unknown-game"),
+    queue.InvalidTable: (422, "invalid-config"),
+    queue.TicketNotFound: (404, "ticket-not-found"),
+    queue.TicketSeated: (409, "conflict"),
 }
 
 

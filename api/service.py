@@ -395,6 +395,9 @@ class MatchService:
         #: then), so no retried claim ever replaces them: the creator's first request needs no
         #: lookup (the store remembers the tokens it has looked up, except replaceable ones)
         self._issued: dict[str, tuple[str, int]] = {}
+        #: called after each commit that ends a match, with its id (the ratings projection,
+        #: api/players.py); it must not raise: the match has ended whatever it does
+        self.on_finished: Callable[[str], Awaitable[None]] | None = None
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -785,6 +788,8 @@ class MatchService:
             self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             self._ended(game.is_over(new_state))
+            if self.on_finished is not None and game.is_over(new_state):
+                await self.on_finished(match_id)
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game)
 
@@ -803,7 +808,12 @@ class MatchService:
         return self.sealer.sign_final
 
     async def claim(
-        self, match_id: str, seat: int, name: str, idempotency_key: str | None = None
+        self,
+        match_id: str,
+        seat: int,
+        name: str,
+        idempotency_key: str | None = None,
+        account: str | None = None,
     ) -> Played:
         """Claim an open seat under ``name`` and issue its token, in one transaction.
 
@@ -815,9 +825,12 @@ class MatchService:
         retry with the same key and name answers the same outcome with a *new* token, which
         replaces the seat's token (only its hash is stored, so the first one cannot be shown
         again). Whoever holds the key made the claim: the seat stays theirs.
+
+        ``account``: the player account claiming (api/players.py), written into the claim's
+        stored metadata (``"account"``), so that the log alone says which account held the seat.
         """
         name = name.strip()
-        fingerprint = claim_fingerprint(name)
+        fingerprint = claim_fingerprint(name if account is None else f"{name}\n@{account}")
 
         async def replay() -> Played | None:
             played = await self._replay(
@@ -849,7 +862,7 @@ class MatchService:
                     return replayed
                 raise
             new_state, more = await self.bots.advance(new_state, current.seed, game)
-            steps = [Step(command, f"seat:{seat}", events, game.name), *more]
+            steps = [Step(command, f"seat:{seat}", events, game.name, account), *more]
             token = secrets.token_urlsafe(32)
             all_events = [e for s in steps for e in s.events]
             remembered = (
@@ -876,6 +889,8 @@ class MatchService:
             self._remember(match_id, Current(current.seed, new_state, last_hash, game))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             self._ended(game.is_over(new_state))
+            if self.on_finished is not None and game.is_over(new_state):
+                await self.on_finished(match_id)
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game, token=token)
 

@@ -64,12 +64,18 @@ class Step:
     events: list[Any]
     #: the game's name (a step crosses back from a worker process by pickling)
     game: str
+    #: the player account that took a seat with this step (a claim as an account,
+    #: api/players.py): stored in the claim's metadata, where ratings read it back
+    account: str | None = None
 
 
 def _meta(step: Step) -> dict[str, Any]:
     """The stored metadata of a step's events: the actor and what the game lets the command
     show (never a card or a salt)."""
-    return {"actor": step.actor, "command": by_name(step.game).command_meta(step.command)}
+    meta = {"actor": step.actor, "command": by_name(step.game).command_meta(step.command)}
+    if step.account is not None:
+        meta["account"] = step.account
+    return meta
 
 
 def advance(state: Any, seed: int | None, game: Game | str) -> tuple[Any, list[Step]]:

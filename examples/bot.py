@@ -7,6 +7,12 @@ match's event stream and answers every decision of its seat until the match is o
 
     python examples/bot.py http://127.0.0.1:8000/matches/MATCH_ID --seat 1 --name Robo
     python examples/bot.py http://127.0.0.1:8000/matches/MATCH_ID --token SEAT_TOKEN
+    python examples/bot.py http://127.0.0.1:8000 --key API_KEY --queue cucco21 --games 10
+
+With ``--queue`` it plays rated games unattended as the player account of ``--key``: it joins
+the matchmaking queue (``--seats``, and ``--bots-after`` seconds to accept the service's bots),
+plays the match it is seated in, and joins again, ``--games`` times; after a server restart it
+asks for its ticket again (a fresh seat token) and plays on.
 
 It reads the game from the match's view (``view.game``) and always picks among
 ``view.pending.choices``. Its Cuccù play: keep high cards and exchange low ones (more boldly
@@ -21,9 +27,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+import httpx
 
 try:
     from api.client import (
@@ -35,6 +44,7 @@ try:
         Cucco21View,
         MatchOut,
         MatchView,
+        StreamEnded,
     )  # fmt: skip
 except ImportError:  # run from a checkout without installing it
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -47,6 +57,7 @@ except ImportError:  # run from a checkout without installing it
         Cucco21View,
         MatchOut,
         MatchView,
+        StreamEnded,
     )  # fmt: skip
 
 # card id "<rank>#<copy>" -> how safe it is at scoring (RULES §3); a lone fool counts as the
@@ -166,15 +177,61 @@ def parse_match_url(url: str) -> tuple[str, str]:
     return f"{parts.scheme}://{parts.netloc}{head}", match_id
 
 
+def queued(args: argparse.Namespace) -> int:
+    """Play ``args.games`` games through the queue as the account of ``args.key``."""
+    base = args.match_url.rstrip("/")
+    for game in range(args.games):
+        with Client(base) as client:
+            ticket_id: str | None = None
+            for attempt in range(60):  # a restarting server: wait for it, ask again
+                try:
+                    if ticket_id is None:
+                        ticket = client.join_queue(
+                            args.key, args.queue, args.seats, bots_after=args.bots_after
+                        )
+                        ticket_id = ticket["ticket_id"]
+                    else:  # seated before the break: a fresh token for the same seat
+                        ticket = client.queue_ticket(args.key, ticket_id)
+                    while ticket["status"] != "matched":
+                        ticket = client.queue_ticket(args.key, ticket["ticket_id"], wait=20)
+                    client.token = ticket["token"]
+                    match_id, seat = str(ticket["match_id"]), int(ticket["seat"] or 0)
+                    print(f"bot: game {game + 1}: seat {seat} of match {match_id}",
+                          file=sys.stderr, flush=True)  # fmt: skip
+                    final = Bot(client, match_id, args.verbose).play()
+                    break
+                except (httpx.TransportError, StreamEnded) as exc:
+                    print(f"bot: {type(exc).__name__}; asking again", file=sys.stderr)
+                    time.sleep(min(0.5 * (attempt + 1), 5.0))
+                except ApiError as exc:
+                    print(f"bot: {exc.status} {exc.slug}: {exc.detail}", file=sys.stderr)
+                    return 1
+            else:
+                return 1
+        print(summary(match_id, final["view"], seat), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("match_url", help="http://HOST:PORT/matches/MATCH_ID")
+    parser.add_argument(
+        "match_url", help="http://HOST:PORT/matches/MATCH_ID (with --queue: http://HOST:PORT)"
+    )
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--seat", type=int, help="claim this open seat")
     who.add_argument("--token", help="play the seat of this token")
+    who.add_argument("--queue", metavar="GAME", help="play rated games through the queue")
     parser.add_argument("--name", help="display name for a claimed seat (default: bot-SEAT)")
+    parser.add_argument("--key", help="the player account's API key (with --queue)")
+    parser.add_argument("--seats", type=int, default=2, help="table size (with --queue)")
+    parser.add_argument("--games", type=int, default=1, help="games to play (with --queue)")
+    parser.add_argument("--bots-after", type=int, help="seconds before bots fill (--queue)")
     parser.add_argument("--verbose", "-v", action="store_true", help="log every decision")
     args = parser.parse_args(argv)
+    if args.queue is not None:
+        if not args.key:
+            parser.error("--queue needs --key (POST /players answers one)")
+        return queued(args)
     try:
         base, match_id = parse_match_url(args.match_url)
     except ValueError as exc:

@@ -20,6 +20,7 @@ PAGES = (
     ("app_pages/audit.py", "nav.audit", ":material/verified_user:", "audit"),
     ("app_pages/charts.py", "nav.charts", ":material/monitoring:", "charts"),
     ("app_pages/play.py", "nav.play", ":material/playing_cards:", "play"),
+    ("app_pages/leaderboard.py", "nav.leaderboard", ":material/leaderboard:", "leaderboard"),
     ("app_pages/rules.py", "nav.rules", ":material/menu_book:", "rules"),
 )
 

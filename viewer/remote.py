@@ -14,10 +14,11 @@ from typing import Any, TypeVar
 
 import httpx
 
-from api.client import ApiError, Client, MatchSummary, RetryPolicy
+from api.client import ApiError, Client, Leaderboard, MatchSummary, PlayedMatch, RetryPolicy
 
 __all__ = [
-    "ApiError", "ApiUnavailable", "connect", "export", "finished_or_all", "signing_keys",
+    "ApiError", "ApiUnavailable", "connect", "export", "finished_or_all", "leaderboard",
+    "player_matches", "signing_keys",
 ]  # fmt: skip
 
 PATIENCE = RetryPolicy(attempts=2, backoff=0.1, max_backoff=0.5)
@@ -68,3 +69,13 @@ def log_key(url: str) -> str:
 def signing_keys(url: str) -> dict[str, Any]:
     """The service's public signing keys (``GET /.well-known/cuccu-keys.json``)."""
     return call(url, None, lambda client: client.signing_keys())
+
+
+def leaderboard(url: str, game: str) -> Leaderboard:
+    """The rated accounts of ``game``, best first."""
+    return call(url, None, lambda client: client.leaderboard(game, limit=LISTED))
+
+
+def player_matches(url: str, player_id: str) -> list[PlayedMatch]:
+    """An account's finished matches, the latest first."""
+    return call(url, None, lambda client: client.player_matches(player_id, limit=200))

@@ -21,6 +21,7 @@ from litestar.response.streaming import Stream
 
 from api import metrics
 from api.bodies import CreateMatchDTO
+from api.controllers.players import bearer_key, players_in
 from api.logs import note_seat
 from api.models import (
     CREATE_TYPES,
@@ -468,7 +469,12 @@ class MatchController(Controller):
             "token, shown only here (201). The claim that fills the last open seat deals "
             "round 1 and lets bot seats play, in the same transaction. A seat already taken "
             "(also by a concurrent claim: exactly one of two racing claimers wins) is 409 "
-            "`seat-taken`; an unknown match or seat is 404. Claims need no token. With "
+            "`seat-taken`; an unknown match or seat is 404. Claims need no token. "
+            "With `Authorization: Bearer <API key>` of a player account (`POST /players`), "
+            "the seat is claimed as that account: its id is stored in the claim's event "
+            "metadata, and the finished match is rated; an unknown or revoked key is 401 "
+            "`unknown-key`, an account already at another seat of the match 409 "
+            "`already-seated`. With "
             "`Idempotency-Key`, a retry with the same key and name (say, after a lost answer) "
             "gives the same 201 answer, marked `Idempotent-Replayed: true`, with a NEW token "
             "for the seat that replaces the first one (only a hash of it is kept); the same key "
@@ -477,7 +483,8 @@ class MatchController(Controller):
         ),
         status_code=201,
         response_description="The claimed seat's token (shown only here) and its view",
-        responses=responses(400, 404, 409, 413, 415, 422, 503),
+        responses=responses(400, 401, 404, 409, 413, 415, 422, 503),
+        security=[{}, {"playerKey": []}],
     )
     async def claim(
         self,
@@ -505,10 +512,23 @@ class MatchController(Controller):
                 ),
             ),
         ] = None,
+        authorization: Annotated[
+            str | None,
+            HeaderParameter(
+                name="Authorization",
+                required=False,
+                description="`Bearer <API key>` to claim as a player account (`POST /players`)",
+            ),
+        ] = None,
     ) -> Response[ClaimedSeat]:
         service = service_in(state)
         await service.ensure_exists(match_id)
-        played = await service.claim(match_id, seat, data.name, idempotency_key)
+        if authorization is None:
+            played = await service.claim(match_id, seat, data.name, idempotency_key)
+        else:  # as a player account (api/players.py)
+            players = players_in(state)
+            account = await players.authenticate(bearer_key(authorization))
+            played = await players.claim(account, match_id, seat, data.name, idempotency_key)
         assert played.token is not None
         if played.replayed:
             metrics.replayed("claim")

@@ -163,3 +163,101 @@ log_tree = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=True),
     sa.CheckConstraint("id = 1", name="one_row"),
 )
+
+#: player accounts (revision 0007, api/players.py): a unique name (``name_key``: the name
+#: case-folded), person or bot, and the SHA-256 of the account's API key (NULL: revoked)
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    sa.Column("name_key", sa.String(32), nullable=False, unique=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("key_sha256", sa.String(64), nullable=True, unique=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: each account's OpenSkill rating per game (api/ratings.py): a projection of the finished
+#: matches in ``rated_matches``, made again from the events by ``cuccu ratings rebuild``
+player_ratings = sa.Table(
+    "player_ratings",
+    metadata,
+    sa.Column(
+        "player_id",
+        sa.String(36),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Double(), nullable=False),
+    sa.Column("sigma", sa.Double(), nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+)
+
+#: the finished matches with account seats the ratings have taken in, in the order they were
+#: rated: (``ended_at``, ``match_id``), the time of the final event. ``rated``: false when the
+#: match changed no rating (fewer than two accounts, or one account at two seats)
+rated_matches = sa.Table(
+    "rated_matches",
+    metadata,
+    sa.Column(
+        "match_id",
+        sa.String(36),
+        sa.ForeignKey("matches.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Index("ix_rated_matches_ended", "ended_at", "match_id"),
+)
+
+#: each rated account's rating in its game just after each rated match: where a finish taken in
+#: late (it ended before matches already rated) restarts from, and a player's history
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column(
+        "match_id",
+        sa.String(36),
+        sa.ForeignKey("rated_matches.match_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("player_id", sa.String(36), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("mu", sa.Double(), nullable=False),
+    sa.Column("sigma", sa.Double(), nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Index("ix_rating_changes_player", "player_id", "game", "ended_at", "match_id"),
+)
+
+#: the matchmaking queue (api/queue.py): an account waiting for a table of ``seats`` in
+#: ``game`` (``waiting``), then seated (``matched``: its match and seat, and the claim's
+#: Idempotency-Key, with which the queue hands the waiter a fresh seat token) or gone (``left``)
+queue_tickets = sa.Table(
+    "queue_tickets",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column(
+        "player_id", sa.String(36), sa.ForeignKey("players.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("seats", sa.Integer, nullable=False),
+    # seconds after which the waiter accepts bots in the empty seats (None: never)
+    sa.Column("bots_after", sa.Integer, nullable=True),
+    sa.Column("bot_level", sa.String(16), nullable=False),
+    sa.Column("status", sa.String(8), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("match_id", sa.String(36), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("claim_key", sa.String(64), nullable=True),
+    # when seating began (``seating``): a seating older than a minute was cut off by a crash
+    sa.Column("reserved_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_queue_tickets_waiting", "status", "game", "seats", "created_at"),
+)
+
+#: indexes of expressions each dialect writes its own way, made in SQL by their migration and
+#: not declared above: ``ix_events_account`` (revision 0007) indexes ``meta``'s ``account``
+#: (``meta ->> 'account'`` on PostgreSQL, ``json_extract(meta, '$.account')`` on SQLite)
+EXPRESSION_INDEXES = frozenset({"ix_events_account"})

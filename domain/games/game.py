@@ -63,6 +63,14 @@ class Standing(msgspec.Struct, frozen=True):
     seats: tuple[SeatSpec, ...]
 
 
+def ranks_by_standing(standing: Standing) -> tuple[int, ...]:
+    """Places from a finished match's standing: the winners first, then the others by their
+    score (more is better), equal scores tied. A seat's place is the number of seats ahead of
+    it (competition ranking: two seats tied first are both 0, the next is 2)."""
+    keys = [(seat in standing.winners, score) for seat, score in enumerate(standing.standing)]
+    return tuple(sum(other > key for other in keys) for key in keys)
+
+
 @dataclass(frozen=True)
 class LegacyFormat:
     """Records of envelope 1 (``domain.envelope``), written before any game but the first
@@ -147,6 +155,9 @@ class Game:
     command_meta: Callable[[Any], dict[str, Any]]
     #: the matches row of a state
     summary: Callable[[Any], Standing]
+    #: each seat's place in a finished match, 0 the best, tied seats sharing a place (what
+    #: ratings are computed from; ``ranks_by_standing`` is the usual reading of a standing)
+    final_ranks: Callable[[Any], tuple[int, ...]]
     #: how this game's envelope-1 records read (only the game that predates envelope 2 has any)
     legacy: LegacyFormat | None = None
 

@@ -202,3 +202,42 @@ def test_the_cucco21_policy_answers_every_prompt_from_its_choices() -> None:
         "pending": {"seat": 0, "kind": "turn", "choices": ["keep", "trade"]},
     }
     assert bot.choose(high) == "keep"
+
+
+def test_two_bot_accounts_play_rated_games_through_the_queue(server: Server) -> None:
+    """`examples/bot.py --key KEY --queue cucco21`, two processes: they are seated together,
+    play their games to the end unattended, and the leaderboard rates both."""
+    keys = [
+        httpx.post(f"{server.base}/players", json={"name": f"qbot{i}", "kind": "bot"},
+                   timeout=30).json()["key"]
+        for i in range(2)
+    ]  # fmt: skip
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                str(BOT),
+                server.base,
+                "--key",
+                k,
+                "--queue",
+                "cucco21",
+                "--games",
+                "2",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for k in keys
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    for p, (out, err) in zip(procs, outs, strict=True):
+        assert p.returncode == 0, err
+        assert out.count("over after round") == 2, out
+        assert not any(k in out + err for k in keys)  # the key is never printed
+    board = httpx.get(f"{server.base}/leaderboard", params={"game": "cucco21"}, timeout=30)
+    entries = board.json()["entries"]
+    assert {e["player"]["name"] for e in entries} == {"qbot0", "qbot1"}
+    assert all(e["rating"]["matches"] == 2 for e in entries)

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from api.players import KEY_PREFIX
 from domain.games.cucco21.cards import CARDS as CUCCO21_CARDS
 from domain.games.cuccu.cards import CARDS as CUCCU_CARDS
 from tests.api.helpers import HUMAN_VS_BOTS, bearer
@@ -109,6 +110,41 @@ def play_match(c: httpx.Client, creation: dict[str, Any], secrets: set[str]) -> 
     return mid
 
 
+def accounts(c: httpx.Client, secrets: set[str]) -> None:
+    """Register an account, rotate its key, claim a seat with it, and send a forged key;
+    every key is added to ``secrets``."""
+    made = c.post("/players", json={"name": f"logbot-{uuid.uuid4().hex[:8]}", "kind": "bot"})
+    assert made.status_code == 201, made.text
+    key = made.json()["key"]
+    secrets.add(key)
+    rotated = c.post("/players/me/key", headers=bearer(key))
+    assert rotated.status_code == 201, rotated.text
+    key = rotated.json()["key"]
+    secrets.add(key)
+    lobby = c.post(
+        "/matches",
+        json={"seats": [{"name": "open", "kind": "open"}, {"name": "Bo", "kind": "bot"}]},
+    )
+    assert lobby.status_code == 201, lobby.text
+    claim = f"/matches/{lobby.json()['match_id']}/seats/0/claim"
+    claimed = c.post(claim, json={"name": "logbot"}, headers=bearer(key))
+    assert claimed.status_code == 201, claimed.text
+    secrets.add(claimed.json()["token"])
+    # the queue: a table filled with bots at once, its ticket answered with a seat token
+    ticket = c.post(
+        "/queue", json={"game": "cuccu", "seats": 2, "bots_after": 0}, headers=bearer(key)
+    )
+    assert ticket.status_code == 201, ticket.text
+    seated = c.get(
+        f"/queue/{ticket.json()['ticket_id']}", params={"wait": 10}, headers=bearer(key)
+    ).json()
+    assert seated["status"] == "matched", seated
+    secrets.add(seated["token"])
+    forged = KEY_PREFIX + uuid.uuid4().hex + "Zq"
+    secrets.add(forged)
+    assert c.post("/players/me/key", headers=bearer(forged)).status_code == 401
+
+
 def test_json_log_lines_carry_request_ids_and_no_secret(server: Server) -> None:
     secrets: set[str] = set()
     sent: list[str] = []
@@ -129,6 +165,8 @@ def test_json_log_lines_carry_request_ids_and_no_secret(server: Server) -> None:
         other = c.get("/health", headers={"X-Request-ID": token_shaped})
         assert other.headers["X-Request-ID"] != token_shaped
         assert SANE_ID.fullmatch(other.headers["X-Request-ID"])
+        # player accounts: registering, rotating and claiming with API keys, a wrong key
+        accounts(c, secrets)
         # a wrong token is refused, and not logged either
         wrong = "w" + uuid.uuid4().hex + "Xy"
         secrets.add(wrong)
@@ -144,6 +182,7 @@ def test_json_log_lines_carry_request_ids_and_no_secret(server: Server) -> None:
         if record.get("logger") == "cuccu.request":
             requests.append(record)
         assert not CARDS(line), (sorted(CARDS(line)), line)
+        assert KEY_PREFIX not in line, line  # no API key, whole or in part
         for secret in secrets:
             assert secret not in line, line
     assert token_shaped not in "".join(lines)

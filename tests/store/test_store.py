@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import uuid
+import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from api.store import (
 )
 from api.store.migrate import downgrade, head_revision
 from api.store.records import record_time
-from api.store.tables import metadata
+from api.store.tables import EXPRESSION_INDEXES, metadata
 from domain.envelope import GENESIS_HASH, chain_hash, record_body
 from domain.games import CUCCU
 from domain.games.cuccu.cards import CARDS
@@ -126,8 +127,14 @@ async def test_schema_check_names_the_upgrade_command(database_url: str) -> None
 
 
 async def test_migrations_match_table_metadata(engine: AsyncEngine) -> None:
+    def declared(name: str | None, kind: str, _parent: object) -> bool:
+        return not (kind == "index" and name in EXPRESSION_INDEXES)
+
     def diff(conn: sa.Connection) -> list[object]:
-        return list(compare_metadata(MigrationContext.configure(conn), metadata))
+        context = MigrationContext.configure(conn, opts={"include_name": declared})
+        with warnings.catch_warnings():  # SQLite's reflection skips it, and says so
+            warnings.filterwarnings("ignore", "Skipped unsupported reflection of expression")
+            return list(compare_metadata(context, metadata))
 
     async with engine.connect() as conn:
         assert await conn.run_sync(diff) == []

@@ -406,3 +406,52 @@ def test_the_audit_shows_the_matchs_place_in_the_log_and_its_checkpoint(api: Api
     forged = "\n".join([*export.splitlines()[:-1], json.dumps(last)]) + "\n"
     at = upload(open_page("audit", api_url=api.base), forged, "forged.ndjson")
     assert any("**Transparency log**" in e.value for e in at.error)
+
+
+# --- Leaderboard -----------------------------------------------------------------------------
+
+
+def test_leaderboard_without_the_api_says_so() -> None:
+    at = open_page("leaderboard")
+    assert "does not answer" in at.warning[0].value
+
+
+def test_leaderboard_ranks_accounts_and_opens_a_players_match(api: Api) -> None:
+    names = ("board-ann", "board-bob")
+    keys = [
+        httpx.post(f"{api.base}/players", json={"name": n, "kind": "bot"}, timeout=30).json()
+        for n in names
+    ]
+    table = {"seats": [{"name": "open", "kind": "open"}] * 2, "starting_lives": 1, "seed": 3}
+    mid = httpx.post(f"{api.base}/matches", json=table, timeout=30).json()["match_id"]
+    tokens = {}
+    for seat, k in enumerate(keys):
+        claimed = httpx.post(
+            f"{api.base}/matches/{mid}/seats/{seat}/claim", json={"name": names[seat]},
+            headers={"Authorization": f"Bearer {k['key']}"}, timeout=30,
+        )  # fmt: skip
+        tokens[seat] = {"Authorization": f"Bearer {claimed.json()['token']}"}
+    for _ in range(2_000):
+        view = httpx.get(f"{api.base}/matches/{mid}", headers=tokens[0], timeout=30).json()
+        pending = view["view"]["pending"]
+        if pending is None:
+            break
+        me = tokens[0] if pending["seat"] is None else tokens[pending["seat"]]
+        own = httpx.get(f"{api.base}/matches/{mid}", headers=me, timeout=30).json()
+        choice = own["view"]["pending"]["choices"][0]
+        httpx.post(f"{api.base}/matches/{mid}/commands", json={"type": choice}, headers=me,
+                   timeout=30).raise_for_status()  # fmt: skip
+
+    at = open_page("leaderboard", api_url=api.base)
+    board = at.dataframe[0].value
+    assert set(board["Player"]) >= set(names)
+    assert list(board["Rank"]) == list(range(1, len(board) + 1))
+    at.selectbox(key="board_player").set_value(keys[1]["player"]["id"]).run()
+    history = at.dataframe[1].value
+    assert list(history["Match"]) == [mid[:8]] and list(history["Rated"]) == ["yes"]
+    at.button(key="board_open").click().run()
+    assert not at.exception
+    assert f"Open: {mid[:8]}" in texts(at)
+
+    fr = open_page("leaderboard", lang="fr", api_url=api.base)
+    assert "Rang" in fr.dataframe[0].value.columns

@@ -27,7 +27,7 @@ from domain.games.chase.config import (
 )
 from domain.games.chase.config import Options as Rules
 from domain.games.chase.fairness import shuffled_round
-from domain.games.game import HOST, Game, Score, Standing
+from domain.games.game import HOST, Game, Score, Standing, ranks_by_standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Chase the Ace's terms -------------------------------
@@ -133,6 +133,11 @@ def summary(s: state.MatchState) -> Standing:
     )
 
 
+def final_ranks(s: state.MatchState) -> tuple[int, ...]:
+    """Places at the end: the winner(s) first, then by lives left (docs/API.md, "Ratings")."""
+    return ranks_by_standing(summary(s))
+
+
 GAME = Game(
     name="chase",
     title="Ranter-Go-Round",
@@ -162,6 +167,7 @@ GAME = Game(
     slow_bots=slow_bots,
     command_meta=command_meta,
     summary=summary,
+    final_ranks=final_ranks,
     read_event=events.event_from_json,
     audit=AUDIT,
     scenario_format=conformance.FORMAT,

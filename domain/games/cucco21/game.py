@@ -36,7 +36,7 @@ from domain.games.cucco21.config import (
     Config,
 )
 from domain.games.cucco21.fairness import shuffled
-from domain.games.game import HOST, Game, Score, Standing
+from domain.games.game import HOST, Game, Score, Standing, ranks_by_standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cucco 21's terms -----------------------------------
@@ -159,6 +159,11 @@ def summary(s: state.GameState) -> Standing:
     )
 
 
+def final_ranks(s: state.GameState) -> tuple[int, ...]:
+    """Places at the end: the winner(s) first, then by chips left (docs/API.md, "Ratings")."""
+    return ranks_by_standing(summary(s))
+
+
 GAME = Game(
     name="cucco21",
     title="Cucco 21",
@@ -188,6 +193,7 @@ GAME = Game(
     slow_bots=slow_bots,
     command_meta=command_meta,
     summary=summary,
+    final_ranks=final_ranks,
     read_event=events.event_from_json,
     audit=AUDIT,
     scenario_format=conformance.FORMAT,

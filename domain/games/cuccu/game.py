@@ -20,7 +20,7 @@ from domain.games.cuccu.legacy import legacy_body, legacy_event
 from domain.games.cuccu.state import MatchState, initial_state, is_terminal
 from domain.games.cuccu.turns import DEAL, automatic_turn, bot_level, has_expert, has_live_human
 from domain.games.cuccu.views import MatchView, redact, view
-from domain.games.game import HOST, Game, LegacyFormat, Score, Standing
+from domain.games.game import HOST, Game, LegacyFormat, Score, Standing, ranks_by_standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cuccù's terms ----------------------------------------
@@ -111,6 +111,11 @@ def summary(state: MatchState) -> Standing:
     )
 
 
+def final_ranks(s: MatchState) -> tuple[int, ...]:
+    """Places at the end: the winner(s) first, then by lives left (docs/API.md, "Ratings")."""
+    return ranks_by_standing(summary(s))
+
+
 GAME = Game(
     name="cuccu",
     title="Cuccù",
@@ -140,6 +145,7 @@ GAME = Game(
     slow_bots=slow_bots,
     command_meta=command_meta,
     summary=summary,
+    final_ranks=final_ranks,
     read_event=event_from_json,
     audit=AUDIT,
     scenario_format=conformance.FORMAT,

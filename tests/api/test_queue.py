@@ -1,0 +1,162 @@
+"""The matchmaking queue on both databases: two accounts waiting for the same table are seated
+together and play a rated match; a waiter who accepts bots gets them after its wait; a bot that
+lost its seat token asks for its ticket again; bad tables are problems."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from api.players import PlayerService
+from api.queue import QueueService
+from api.service import MatchService, NewSeat
+from api.store import EventStore, create_engine
+from api.store.players import PlayerStore
+from api.store.queue import QueueStore
+from tests.api.helpers import Client, assert_problem, bearer
+from tests.api.test_players import register
+
+
+async def play_seat(client: Client, mid: str, token: str) -> None:
+    """One seat answers its prompts with its first choice until the match is over (other
+    seats are played by their own players, concurrently)."""
+    for _ in range(10_000):
+        got = (await client.get(f"/matches/{mid}", headers=bearer(token))).json()
+        view = got["view"]
+        if view["status"] == "over":
+            return
+        step = view["pending"]
+        if step["seat"] is None or step["seat"] == got["seat"] and step["choices"]:
+            choice = "next_round" if step["seat"] is None else step["choices"][0]
+            resp = await client.post(
+                f"/matches/{mid}/commands", json={"type": choice}, headers=bearer(token)
+            )
+            assert resp.status_code in (200, 409), resp.text  # 409: the other seat was first
+        else:
+            await asyncio.sleep(0.005)
+    raise AssertionError("the match did not end")
+
+
+async def join(client: Client, key: str, body: dict[str, Any]) -> dict[str, Any]:
+    resp = await client.post("/queue", json=body, headers=bearer(key))
+    assert resp.status_code == 201, resp.text
+    ticket: dict[str, Any] = resp.json()
+    return ticket
+
+
+async def test_two_accounts_are_seated_together_and_rated(client: Client) -> None:
+    ann, bob = await register(client, "q-ann"), await register(client, "q-bob")
+    table = {"game": "cucco21", "seats": 2}
+    first = await join(client, ann["key"], table)
+    assert first["status"] == "waiting" and first["token"] is None
+    assert (await join(client, ann["key"], table))["ticket_id"] == first["ticket_id"]  # same
+    second = await join(client, bob["key"], table)
+    assert second["status"] == "matched" and second["token"]
+    mine = (
+        await client.get(f"/queue/{first['ticket_id']}", params={"wait": 2},
+                         headers=bearer(ann["key"]))
+    ).json()  # fmt: skip
+    assert mine["status"] == "matched" and mine["match_id"] == second["match_id"]
+    assert {mine["seat"], second["seat"]} == {0, 1}
+    mid = mine["match_id"]
+    # another ticket's owner cannot read it
+    assert_problem(
+        await client.get(f"/queue/{first['ticket_id']}", headers=bearer(bob["key"])), 404,
+        "ticket-not-found",
+    )  # fmt: skip
+    # a lost token: asking again gives a new one, and the old one stops working
+    again = (await client.get(f"/queue/{first['ticket_id']}", headers=bearer(ann["key"]))).json()
+    assert again["token"] != mine["token"]
+    assert (await client.get(f"/matches/{mid}", headers=bearer(mine["token"]))).status_code == 401
+    await asyncio.gather(
+        play_seat(client, mid, again["token"]), play_seat(client, mid, second["token"])
+    )
+    board = (await client.get("/leaderboard", params={"game": "cucco21"})).json()["entries"]
+    assert {e["player"]["name"] for e in board} == {"q-ann", "q-bob"}
+    assert_problem(
+        await client.delete(f"/queue/{first['ticket_id']}", headers=bearer(ann["key"])), 409,
+        "conflict",
+    )  # fmt: skip
+
+
+async def test_bots_fill_the_table_after_the_wait_chosen(client: Client) -> None:
+    cy = await register(client, "q-cy")
+    ticket = await join(
+        client, cy["key"], {"game": "cuccu", "seats": 3, "bots_after": 0, "bot_level": "random"}
+    )
+    got = (
+        await client.get(f"/queue/{ticket['ticket_id']}", params={"wait": 10},
+                         headers=bearer(cy["key"]))
+    ).json()  # fmt: skip
+    assert got["status"] == "matched", got
+    match = (await client.get(f"/matches/{got['match_id']}")).json()
+    kinds = [s["kind"] for s in match["view"]["seats"]]
+    assert kinds.count("bot") == 2 and got["seat"] == 0
+    # leaving: a waiting ticket goes, and a left ticket is never seated
+    di = await register(client, "q-di")
+    waiting = await join(client, di["key"], {"game": "cuccu", "seats": 4})
+    gone = await client.delete(f"/queue/{waiting['ticket_id']}", headers=bearer(di["key"]))
+    assert gone.status_code == 204
+    left = await client.get(f"/queue/{waiting['ticket_id']}", headers=bearer(di["key"]))
+    assert left.json()["status"] == "left"
+
+
+async def test_bad_tables_and_keys_are_problems(client: Client) -> None:
+    ann = await register(client, "q-eve")
+    me = bearer(ann["key"])
+    assert_problem(await client.post("/queue", json={"game": "chess", "seats": 2}, headers=me),
+                   422, "unknown-game")  # fmt: skip
+    assert_problem(await client.post("/queue", json={"game": "cuccu", "seats": 1}, headers=me),
+                   422, "validation-error")  # fmt: skip
+    assert_problem(await client.post("/queue", json={"game": "cucco21", "seats": 13},
+                                     headers=me), 422, "invalid-config")  # fmt: skip
+    assert_problem(await client.post("/queue", json={"game": "cuccu", "seats": 2}), 401,
+                   "unknown-key")  # fmt: skip
+    assert_problem(await client.get("/queue/nope", headers=me), 404, "ticket-not-found")
+
+
+@pytest.fixture
+async def queue(migrated_url: str) -> AsyncIterator[QueueService]:
+    """The queue over its own engine, on this test's event loop (the app's runs elsewhere)."""
+    engine = create_engine(migrated_url)
+    store = EventStore(engine)
+    matches = MatchService(store)
+    players = PlayerService(PlayerStore(engine, store.load), matches)
+    try:
+        yield QueueService(QueueStore(engine), players, matches)
+    finally:
+        await store.close()
+        await engine.dispose()
+
+
+async def test_a_seating_cut_off_by_a_crash_is_finished_later(
+    client: Client, queue: QueueService
+) -> None:
+    """The steps of a seating, stopped where a crash would stop them: after the tickets'
+    reservation (they go back to the queue), and after the match's creation (its seats are
+    claimed later, with the claim keys kept on the tickets)."""
+    fay, gus = await register(client, "q-fay"), await register(client, "q-gus")
+    tickets = [await join(client, k["key"], {"game": "cuccu", "seats": 3}) for k in (fay, gus)]
+    ids = [t["ticket_id"] for t in tickets]
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5)
+
+    assert await queue.store.reserve({ids[0]: (0, "k0"), ids[1]: (1, "k1")})
+    await queue.recover(later)  # no match was made: both wait again
+    assert [(await queue.store.get(i)).status for i in ids] == ["waiting", "waiting"]  # type: ignore[union-attr]
+
+    assert await queue.store.reserve({ids[0]: (0, "k0"), ids[1]: (1, "k1")})
+    seats = [NewSeat("open", "open"), NewSeat("open", "open"), NewSeat("b", "bot", "random")]
+    created = await queue.matches.create(seats, game="cuccu")
+    await queue.store.created(ids, created.match_id)
+    await queue.recover(dt.datetime.now(dt.UTC))  # too recent: a seating may be under way
+    assert (await queue.store.get(ids[0])).status == "seating"  # type: ignore[union-attr]
+    await queue.recover(later)
+    for key, ticket_id, seat in ((fay["key"], ids[0], 0), (gus["key"], ids[1], 1)):
+        got = (await client.get(f"/queue/{ticket_id}", headers=bearer(key))).json()
+        assert (got["status"], got["match_id"], got["seat"]) == ("matched", created.match_id, seat)
+        view = await client.get(f"/matches/{created.match_id}", headers=bearer(got["token"]))
+        assert view.json()["seat"] == seat
