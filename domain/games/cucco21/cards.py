@@ -33,11 +33,6 @@ def value(card: str) -> int:
     return _VALUES[card]
 
 
-def answers_when_asked(card: str, powers: bool) -> bool:
-    """Does a target holding ``card`` get a prompt (refuse or send on) when asked?"""
-    return powers and _VALUES[card] in (LOVERS, CAT, HOUSE, HORSE)
-
-
 def kept_when_drawn(card: str, powers: bool) -> bool:
     """Does a deck trader keep ``card`` when it draws it (§4.6 step 3)?"""
     return not powers or _VALUES[card] not in DISCARDED_WHEN_DRAWN

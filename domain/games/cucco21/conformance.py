@@ -3,7 +3,8 @@
 ``python -m domain.conformance DIR...`` sends each file of this format here. The position is
 checked against the README's legal positions and set directly; the round is then played through
 ``apply`` (decide + evolve), answering every prompt from ``decisions`` and every shuffle step
-from ``reshuffles``.
+from ``reshuffles``; an asked target whose only choice is ``accept`` (a prompt the format does
+not have, docs/ARCHITECTURE.md) accepts.
 """
 
 from __future__ import annotations
@@ -110,6 +111,11 @@ def play(scenario: dict[str, Any]) -> dict[str, Any]:
             if not reshuffles:
                 raise AssertionError("a reshuffle found no entry left in reshuffles")
             state, events = apply(state, Shuffle(tuple(reshuffles.pop(0)), _SALT))
+        elif step.choices == ("accept",):
+            # The service prompts every asked target, so that no prompt reveals a power card;
+            # the scenario format prompts only a target that holds one (README, "Prompts"), and
+            # a target without one can only accept: answered here, as the format's rule would.
+            state, events = apply(state, Choose(step.seat or 0, "accept"))
         else:
             if not decisions:
                 raise AssertionError(f"no decision left for the prompt {step.kind} to {step.seat}")

@@ -17,7 +17,6 @@ from domain.games.cucco21.cards import (
     HORSE,
     HOUSE,
     LOVERS,
-    answers_when_asked,
     value,
 )  # fmt: skip
 from domain.games.cucco21.commands import (
@@ -314,9 +313,10 @@ def _trade_from(tape: _Tape, asker: int, after: int) -> None:
         _draw(tape, asker)
         return
     tape.emit(Asked(asker, target))
-    card = tape.round.hands[target]
-    assert card is not None
-    if not answers_when_asked(card, tape.state.powers):
+    # With powers on, every target is prompted, `accept` its only choice when its card has no
+    # power (``pending``): whether a seat is prompted must not tell the table what it holds.
+    # With powers off no card answers, as everyone knows: the trade happens at once.
+    if not tape.state.powers:
         _trade(tape, asker, target)
 
 

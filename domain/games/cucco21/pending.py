@@ -10,7 +10,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from domain.games.cucco21.cards import CAT, LOVERS, value
+from domain.games.cucco21.cards import CAT, HORSE, HOUSE, LOVERS, value
 from domain.games.cucco21.state import GameState, RoundState, is_holder
 
 DecisionKind = Literal["shuffle", "claim_seat", "next_round", "turn", "asked", "ceremony"]
@@ -30,6 +30,7 @@ class PendingDecision(msgspec.Struct, frozen=True):
 _TURN: Final = ("keep", "trade")
 _REFUSER: Final = ("refuse", "accept")
 _SENDER: Final = ("send_on", "accept")
+_ACCEPTER: Final = ("accept",)
 _CEREMONY: Final = ("claim", "decline")
 _NEXT_ROUND: Final = PendingDecision(None, "next_round", ("next_round",))
 _CLAIM_SEAT: Final = PendingDecision(None, "claim_seat", ("claim",))
@@ -72,8 +73,19 @@ def _prompt(state: GameState, rnd: RoundState) -> PendingDecision | None:
     if rnd.target is not None:
         card = rnd.hands[rnd.target]
         assert card is not None
-        choices = _REFUSER if value(card) in (LOVERS, CAT) else _SENDER
-        return PendingDecision(rnd.target, "asked", choices)
+        return PendingDecision(rnd.target, "asked", _asked_choices(card, state.powers))
     if rnd.turn < len(rnd.turn_order):
         return PendingDecision(rnd.turn_order[rnd.turn], "turn", _TURN)
     return None  # scoring runs in the same command as the last turn
+
+
+def _asked_choices(card: str, powers: bool) -> tuple[str, ...]:
+    """A target's options (§4.3). A target whose card has no power is prompted all the same,
+    with ``accept`` alone: the prompt must not tell the table whether it holds Lovers, Cat,
+    House or Horse (docs/ARCHITECTURE.md, "Prompts reveal nothing hidden")."""
+    kind = value(card) if powers else 0
+    if kind in (LOVERS, CAT):
+        return _REFUSER
+    if kind in (HOUSE, HORSE):
+        return _SENDER
+    return _ACCEPTER

@@ -84,9 +84,9 @@ class GameView(msgspec.Struct, frozen=True):
 
 def _pending_as_seen(state: GameState, seat: int | None, over: bool) -> PendingDecision | None:
     """The prompt, without its choices for anyone but the seat it is for when they would tell
-    which power the seat holds (a Lovers or Cat refuses, a House or Horse sends on; only one who
-    gave a Ceremony may claim). That the seat is prompted at all stays visible: the format
-    prompts a target only when it holds a power, as a player's pause would show at a table."""
+    which power the seat holds (a Lovers or Cat refuses, a House or Horse sends on, any other
+    card only accepts). That an asked target is prompted at all tells nothing: with powers on
+    every target is (``pending``), so who must decide, and of which kind, is public."""
     step = pending(state)
     if step is None or over or step.seat is None or step.seat == seat or step.kind == "turn":
         return step

@@ -33,5 +33,5 @@ def basic_choice(view: GameView, rng: random.Random) -> str:
         dealer = view.viewer == view.dealer
         return "trade" if trades(view.hand, view.powers, dealer) else "keep"
     if step.kind == "asked":
-        return "refuse" if "refuse" in step.choices else "send_on"
+        return step.choices[0]  # refuse, send on, or accept when it is the only choice
     return "claim"

@@ -481,7 +481,7 @@ def _rollout_choice(state: GameState, seat: int, me: int, kind: str, choices: Se
             return "trade"
         return "trade" if v < (KEEP_FROM if dealer else MY_TRADE_BELOW) else "keep"
     if kind == "asked":
-        return choices[0]  # refuse, or send on
+        return choices[0]  # refuse, send on, or accept when it is the only choice
     return "claim"
 
 

@@ -109,7 +109,7 @@ def expert_v1_choice(view: GameView, rng: random.Random) -> str:
     step = view.pending
     assert step is not None and view.viewer is not None
     if step.kind == "asked":
-        return "refuse" if "refuse" in step.choices else "send_on"
+        return step.choices[0]  # refuse, send on, or accept when it is the only choice
     if step.kind == "ceremony":
         return "claim"
     assert view.hand is not None
