@@ -147,7 +147,8 @@ async def _simulate(args: argparse.Namespace) -> int:
     n = args.matches
     print(file=sys.stderr)
     given = ", ".join(f"{name} {value}" for name, value in options.items())
-    print(f"{n} {game.title} matches of {args.seats} '{args.level}' bots, {given}, {elapsed:.2f}s")
+    bots = f"{args.seats} '{args.level}' bots"
+    print(f"{n} matches of {bots} ({game.title}: {given}), {elapsed:.2f}s")
     print(f"rounds per match: {rounds / n:.2f}   events per match: {events / n:.1f}")
     for seat in range(args.seats):
         print(f"  seat {seat}: {wins[seat]:5d} wins ({100 * wins[seat] / n:5.1f}%)")
