@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from api.settings import Settings, normalize_database_url
 
@@ -108,9 +108,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 async def _simulate(args: argparse.Namespace) -> int:
     from api.service import MatchService, advance
     from api.store import EventStore, check_schema, create_engine
-    from domain.games import CUCCU
+    from domain.games import by_name
     from domain.seats import SeatSpec
 
+    game = by_name(args.game)
+    options = _simulated_options(args)
     seats = [SeatSpec(f"bot{i}", "bot", args.level) for i in range(args.seats)]
     wins: collections.Counter[int] = collections.Counter()
     rounds = events = 0
@@ -128,15 +130,13 @@ async def _simulate(args: argparse.Namespace) -> int:
             seed = None if args.seed is None else args.seed + i
             if store is not None:
                 service = MatchService(store, sealer=sealer)
-                created = await service.create(seats, args.lives, seed, None)
+                created = await service.create(seats, seed=seed, game=game.name, options=options)
                 state = created.state
             else:
-                create = CUCCU.create_command(
-                    tuple(seats), (seed or 0) % len(seats), {"starting_lives": args.lives}
-                )
-                state, _ = CUCCU.apply(CUCCU.initial(), create)
-                state, _ = advance(state, seed, CUCCU)
-            standing = CUCCU.summary(state)
+                create = game.create_command(tuple(seats), (seed or 0) % len(seats), options)
+                state, _ = game.apply(game.initial(), create)
+                state, _ = advance(state, seed, game)
+            standing = game.summary(state)
             wins.update(standing.winners)
             rounds += standing.rounds
             events += standing.version
@@ -147,7 +147,9 @@ async def _simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     n = args.matches
     print(file=sys.stderr)
-    print(f"{n} matches of {args.seats} '{args.level}' bots, {args.lives} lives, {elapsed:.2f}s")
+    given = ", ".join(f"{name} {value}" for name, value in options.items())
+    bots = f"{args.seats} '{args.level}' bots"
+    print(f"{n} matches of {bots} ({game.title}: {given}), {elapsed:.2f}s")
     print(f"rounds per match: {rounds / n:.2f}   events per match: {events / n:.1f}")
     for seat in range(args.seats):
         print(f"  seat {seat}: {wins[seat]:5d} wins ({100 * wins[seat] / n:5.1f}%)")
@@ -161,9 +163,28 @@ def _progress(done: int, total: int, width: int = 40) -> None:
     sys.stderr.flush()
 
 
+def _simulated_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's options, ``--lives`` as its ``starting_lives`` when given."""
+    from domain.games import by_name
+
+    options = dict(by_name(args.game).options)
+    if args.lives is not None:
+        options["starting_lives"] = args.lives
+    return options
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
-    if args.matches < 1 or not 2 <= args.seats <= 20 or args.lives < 1:
-        print("simulate: need --matches >= 1, 2 <= --seats <= 20, --lives >= 1", file=sys.stderr)
+    from domain.games import by_name
+
+    game = by_name(args.game)
+    low, high = game.min_seats, game.max_seats
+    if args.lives is not None and "starting_lives" not in game.options:
+        print(f"simulate: {game.name} has no lives (its options: {', '.join(game.options)})",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if args.matches < 1 or not low <= args.seats <= high or (args.lives or 1) < 1:
+        print(f"simulate: need --matches >= 1, {low} <= --seats <= {high}, --lives >= 1",
+              file=sys.stderr)  # fmt: skip
         return 2
     return asyncio.run(_simulate(args))
 
@@ -449,9 +470,12 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from domain.games import DEFAULT_GAME, GAMES
+
     parser = argparse.ArgumentParser(
         prog="cuccu",
-        description="The match service of the cuckoo family of card games (Cuccù, Cucco 21)",
+        description="The match service of the cuckoo family of card games "
+        f"({', '.join(game.title for game in GAMES.values())})",
     )
     parser.add_argument(
         "--database-url",
@@ -483,10 +507,13 @@ def build_parser() -> argparse.ArgumentParser:
     up = db_sub.add_parser("upgrade", help="migrate the schema to the latest revision")
     up.set_defaults(func=cmd_db_upgrade)
 
-    sim = sub.add_parser("simulate", help="play bot-only Cuccù matches and summarize them")
+    sim = sub.add_parser("simulate", help="play bot-only matches and summarize them")
+    sim.add_argument("--game", choices=tuple(GAMES), default=DEFAULT_GAME)
     sim.add_argument("--matches", "-n", type=int, default=100)
     sim.add_argument("--seats", type=int, default=4)
-    sim.add_argument("--lives", type=int, default=3)
+    sim.add_argument(
+        "--lives", type=int, help="lives per seat, in a game with lives (default: the game's)"
+    )
     sim.add_argument("--level", choices=["random", "basic"], default="basic")
     sim.add_argument("--seed", type=int, help="first seed (match i uses seed + i)")
     sim.add_argument(

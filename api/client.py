@@ -611,7 +611,9 @@ class _SseParser:
         return StreamMessage(event, version, parsed if isinstance(parsed, dict) else {})
 
 
-# --- the shared request building -----------------------------------------------------------
+# --- the sans-I/O core: requests built, answers read, retries and reconnections decided ------
+# Both clients below are thin transports over it: they send what it builds and sleep what it
+# says, the sync one blocking, the async one awaiting.
 
 DEFAULT_TIMEOUT = 30.0
 #: the service sends a keep-alive comment every 15 s by default: silence for longer than this
@@ -770,6 +772,85 @@ class _Base:
             self.token = claimed["token"]
         return claimed
 
+    # the decisions on an answer: one place for both transports ---------------------------
+
+    def _wait_after(self, retry: int, response: httpx.Response) -> float | None:
+        """Seconds to wait before try ``retry + 1`` after ``response``; None: it is the answer."""
+        if response.status_code in self.retry.statuses and retry + 1 < self.retry.attempts:
+            return self.retry.delay(retry, response)
+        return None
+
+    def _wait_after_error(self, call: _Call, retry: int, exc: httpx.TransportError) -> float | None:
+        """Seconds to wait before sending ``call`` again after ``exc``; None: raise it."""
+        if retry + 1 >= self.retry.attempts or not _retry_transport_error(call, exc):
+            return None
+        return self.retry.delay(retry)
+
+    @staticmethod
+    def _text(response: httpx.Response) -> str:
+        if response.status_code >= 400:
+            raise problem_error(response)
+        return response.text
+
+    def _follow(self, match_id: str, last: int | None, max_reconnects: int) -> _Follow:
+        return _Follow(self, f"/matches/{match_id}/stream", match_id, last, max_reconnects)
+
+
+class _Follow:
+    """One :meth:`Client.stream` (or async) without its I/O: where to resume, what each line
+    means, and how long to wait, or whether to give up, when a connection ends."""
+
+    def __init__(
+        self, client: _Base, path: str, match_id: str, last: int | None, max_reconnects: int
+    ) -> None:
+        self.client, self.path, self.match_id = client, path, match_id
+        self.last, self.max_reconnects = last, max_reconnects
+        self.finished = False
+        self.failures = 0
+        self.parser = _SseParser()
+
+    def connect(self) -> dict[str, str]:
+        """The headers of a new connection, resuming after the last message delivered."""
+        self.parser = _SseParser()
+        return self.client._stream_headers(self.last)
+
+    def refused(self, response: httpx.Response) -> float:
+        """The wait before reconnecting after an error answer (read); raises it when it is not
+        one to retry, or too many came in a row."""
+        if response.status_code not in self.client.retry.statuses:
+            raise problem_error(response)
+        if self.failures >= self.max_reconnects:
+            raise problem_error(response)
+        return self._failed(response)
+
+    def feed(self, line: str) -> StreamMessage | None:
+        message = self.parser.feed(line)
+        if message is not None:
+            self.failures = 0
+            self.last = message.id
+            self.finished = self.finished or message.ends_match
+        return message
+
+    def dropped(self) -> float | None:
+        """The wait before reconnecting after a transport error; None: raise it."""
+        if self.failures >= self.max_reconnects:
+            return None
+        return self._failed()
+
+    def closed(self) -> float | None:
+        """The wait before reconnecting after the server closed the stream; None: the match is
+        over, the stream is done."""
+        if self.finished:
+            return None
+        if self.failures >= self.max_reconnects:
+            raise StreamEnded(f"the stream of {self.match_id} kept closing early")
+        return self._failed()
+
+    def _failed(self, response: httpx.Response | None = None) -> float:
+        wait = self.client.retry.delay(self.failures, response)
+        self.failures += 1
+        return wait
+
 
 def _export_records(text: str) -> list[ExportLine]:
     """The record lines of an export (not its closing seal line)."""
@@ -822,16 +903,15 @@ class Client(_Base):
                     headers=dict(call.headers),
                 )  # fmt: skip
             except httpx.TransportError as exc:
-                if retry + 1 >= self.retry.attempts or not _retry_transport_error(call, exc):
+                wait = self._wait_after_error(call, retry, exc)
+                if wait is None:
                     raise
-                self._sleep(self.retry.delay(retry))
-                retry += 1
-                continue
-            if response.status_code in self.retry.statuses and retry + 1 < self.retry.attempts:
-                self._sleep(self.retry.delay(retry, response))
-                retry += 1
-                continue
-            return response
+            else:
+                wait = self._wait_after(retry, response)
+                if wait is None:
+                    return response
+            self._sleep(wait)
+            retry += 1
 
     def _call(self, call: _Call) -> Any:
         return self._result(self._send(call))
@@ -976,10 +1056,7 @@ class Client(_Base):
 
     def export(self, match_id: str) -> str:
         """``GET /matches/{id}/export``: the complete NDJSON log of a finished match."""
-        response = self._send(_Call("GET", f"/matches/{match_id}/export"))
-        if response.status_code >= 400:
-            raise problem_error(response)
-        return response.text
+        return self._text(self._send(_Call("GET", f"/matches/{match_id}/export")))
 
     def export_records(self, match_id: str) -> list[ExportLine]:
         return _export_records(self.export(match_id))
@@ -993,44 +1070,30 @@ class Client(_Base):
         event. A dropped connection (or a server restart) is retried with backoff, resuming
         after the last message delivered, at most ``max_reconnects`` times in a row.
         """
-        last = last_event_id
-        finished = False
-        failures = 0
-        path = f"/matches/{match_id}/stream"
+        follow = self._follow(match_id, last_event_id, max_reconnects)
         timeout = httpx.Timeout(self.http.timeout.connect, read=self.stream_read_timeout)
         while True:
             try:
                 with self.http.stream(
-                    "GET", path, headers=self._stream_headers(last), timeout=timeout
+                    "GET", follow.path, headers=follow.connect(), timeout=timeout
                 ) as response:
                     if response.status_code >= 400:
                         response.read()
-                        if response.status_code not in self.retry.statuses:
-                            raise problem_error(response)
-                        if failures >= max_reconnects:
-                            raise problem_error(response)
-                        self._sleep(self.retry.delay(failures, response))
-                        failures += 1
+                        self._sleep(follow.refused(response))
                         continue
-                    parser = _SseParser()
                     for line in response.iter_lines():
-                        message = parser.feed(line)
-                        if message is None:
-                            continue
-                        failures = 0
-                        last = message.id
-                        finished = finished or message.ends_match
-                        yield message
+                        message = follow.feed(line)
+                        if message is not None:
+                            yield message
             except httpx.TransportError:
-                if failures >= max_reconnects:
+                wait = follow.dropped()
+                if wait is None:
                     raise
             else:
-                if finished:
+                wait = follow.closed()
+                if wait is None:
                     return
-                if failures >= max_reconnects:
-                    raise StreamEnded(f"the stream of {match_id} kept closing early")
-            self._sleep(self.retry.delay(failures))
-            failures += 1
+            self._sleep(wait)
 
     # --- player accounts and ratings -------------------------------------------------------
 
@@ -1196,16 +1259,15 @@ class AsyncClient(_Base):
                     headers=dict(call.headers),
                 )  # fmt: skip
             except httpx.TransportError as exc:
-                if retry + 1 >= self.retry.attempts or not _retry_transport_error(call, exc):
+                wait = self._wait_after_error(call, retry, exc)
+                if wait is None:
                     raise
-                await self._sleep(self.retry.delay(retry))
-                retry += 1
-                continue
-            if response.status_code in self.retry.statuses and retry + 1 < self.retry.attempts:
-                await self._sleep(self.retry.delay(retry, response))
-                retry += 1
-                continue
-            return response
+            else:
+                wait = self._wait_after(retry, response)
+                if wait is None:
+                    return response
+            await self._sleep(wait)
+            retry += 1
 
     async def _call(self, call: _Call) -> Any:
         return self._result(await self._send(call))
@@ -1329,10 +1391,7 @@ class AsyncClient(_Base):
             after = page["next_after"]
 
     async def export(self, match_id: str) -> str:
-        response = await self._send(_Call("GET", f"/matches/{match_id}/export"))
-        if response.status_code >= 400:
-            raise problem_error(response)
-        return response.text
+        return self._text(await self._send(_Call("GET", f"/matches/{match_id}/export")))
 
     async def export_records(self, match_id: str) -> list[ExportLine]:
         return _export_records(await self.export(match_id))
@@ -1340,44 +1399,30 @@ class AsyncClient(_Base):
     async def stream(
         self, match_id: str, *, last_event_id: int | None = None, max_reconnects: int = 20
     ) -> AsyncIterator[StreamMessage]:
-        last = last_event_id
-        finished = False
-        failures = 0
-        path = f"/matches/{match_id}/stream"
+        follow = self._follow(match_id, last_event_id, max_reconnects)
         timeout = httpx.Timeout(self.http.timeout.connect, read=self.stream_read_timeout)
         while True:
             try:
                 async with self.http.stream(
-                    "GET", path, headers=self._stream_headers(last), timeout=timeout
+                    "GET", follow.path, headers=follow.connect(), timeout=timeout
                 ) as response:
                     if response.status_code >= 400:
                         await response.aread()
-                        if response.status_code not in self.retry.statuses:
-                            raise problem_error(response)
-                        if failures >= max_reconnects:
-                            raise problem_error(response)
-                        await self._sleep(self.retry.delay(failures, response))
-                        failures += 1
+                        await self._sleep(follow.refused(response))
                         continue
-                    parser = _SseParser()
                     async for line in response.aiter_lines():
-                        message = parser.feed(line)
-                        if message is None:
-                            continue
-                        failures = 0
-                        last = message.id
-                        finished = finished or message.ends_match
-                        yield message
+                        message = follow.feed(line)
+                        if message is not None:
+                            yield message
             except httpx.TransportError:
-                if failures >= max_reconnects:
+                wait = follow.dropped()
+                if wait is None:
                     raise
             else:
-                if finished:
+                wait = follow.closed()
+                if wait is None:
                     return
-                if failures >= max_reconnects:
-                    raise StreamEnded(f"the stream of {match_id} kept closing early")
-            await self._sleep(self.retry.delay(failures))
-            failures += 1
+            await self._sleep(wait)
 
     # --- player accounts and ratings -------------------------------------------------------
 

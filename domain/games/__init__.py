@@ -1,7 +1,8 @@
 """The games the service can host, by name: the one registry.
 
 A match's first event names its game (:func:`of_first_event`); everything that hosts matches
-dispatches through here. Adding a game is its package plus one line in ``_ALL``.
+dispatches through here. Adding a game is its package, one line in ``_ALL``, and what each host
+shows of it in its own ``games/`` folder (docs/ARCHITECTURE.md, "Adding a third game").
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from domain.games.cuccu.game import GAME as CUCCU
 from domain.games.game import Game, LegacyFormat
 
 _ALL: tuple[Game, ...] = (CUCCU, CUCCO21)
-#: games whose domain is complete but that no host (api/, viewer/) knows yet: adding one to
-#: ``_ALL`` would offer it to hosts that cannot serve it. Only the scenario runner
-#: (``domain.conformance``) looks here.
+#: games whose domain is complete but that the hosts cannot show yet (no tournament report in
+#: ``api/games/``, no presentation in ``viewer/games/``; tests keep those registries equal to
+#: ``GAMES``). Only the scenario runner (``domain.conformance``) looks here.
 NOT_YET_HOSTED: tuple[Game, ...] = (CHASE,)
 
 GAMES: dict[str, Game] = {game.name: game for game in _ALL}

@@ -98,8 +98,8 @@ def start(url: str, body: dict[str, Any]) -> Game21:
         return client.create_match(
             body["seats"],
             game="cucco21",
-            starting_chips=body["starting_chips"],
-            powers=body["powers"],
+            starting_chips=body.get("starting_chips"),
+            powers=body.get("powers"),
             max_sets=body.get("max_sets"),
         )
 
