@@ -135,8 +135,31 @@ def pg_server() -> Iterator[PgServer]:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    for choice in PG_CHOICE:
+    for choice in dict.fromkeys(PG_CHOICE):  # each xdist worker reports its own: once each
         terminalreporter.write_line(f"PostgreSQL for the tests: {choice}")
+
+
+# --- running in parallel (pytest-xdist; the Makefile's ``make test``) -----------------------
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The container tests run in the serial phase (``-m serial``), alone: a Compose stack
+    takes most of the machine, and the HA stack's failover timings assume it has it."""
+    for item in items:
+        if item.get_closest_marker("containers") is not None:
+            item.add_marker(pytest.mark.serial)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: hand the controller its summary line
+        workeroutput["pg_choice"] = list(PG_CHOICE)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    PG_CHOICE.extend(getattr(node, "workeroutput", {}).get("pg_choice", []))
 
 
 @pytest.fixture(scope="session")

@@ -48,7 +48,8 @@ from domain.games.cucco21.state import GameState, initial_state
 from domain.games.cucco21.views import redact, view
 from domain.seats import SeatSpec
 
-GAMES = int(os.environ.get("CUCCO21_PROPERTY_GAMES", "150"))
+#: bot games drawn: a quick run's size by default, CI's 150 from .ci/run (README, "Testing")
+GAMES = int(os.environ.get("CUCCO21_PROPERTY_GAMES", "40"))
 CARD_IDS = frozenset(CARDS)
 MAX_STEPS = 50_000
 

@@ -41,7 +41,8 @@ from domain.games.cuccu.state import MatchState, initial_state
 from domain.games.cuccu.views import redact, view
 from domain.seats import SeatSpec
 
-MATCHES = int(os.environ.get("CUCCU_PROPERTY_MATCHES", "2000"))
+#: bot matches drawn: a quick run's size by default, CI's 2,000 from .ci/run (README, "Testing")
+MATCHES = int(os.environ.get("CUCCU_PROPERTY_MATCHES", "300"))
 CARD_IDS = frozenset(CARDS)
 
 

@@ -5,6 +5,7 @@ hypothesis-generated rounds."""
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -27,6 +28,9 @@ from tests.domain.reference_round import (
 )
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+#: hypothesis rounds compared: a quick run's size by default, CI's 8,000 from .ci/run
+#: (README, "Testing")
+ROUNDS = int(os.environ.get("CUCCU_REFERENCE_ROUNDS", "1000"))
 SCENARIO_FILES = sorted(SCENARIOS.glob("*.json"))
 
 
@@ -184,7 +188,7 @@ def note_features(expected: dict[str, Any]) -> None:
         event("dead card at scoring")
 
 
-@settings(max_examples=8000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=ROUNDS, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=positions(), data=st.data())
 def test_the_engine_agrees_with_the_reference(position: Position, data: st.DataObject) -> None:
     def chooser(seat: int, kind: str, allowed: tuple[str, ...]) -> str:

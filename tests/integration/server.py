@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -12,6 +11,8 @@ import time
 from pathlib import Path
 
 import httpx
+
+from tests.ports import free_port, lost_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,13 +23,6 @@ NOISE = (
     "garbage collector is trying to clean up",  # a connection never checked back in
     "Task exception was never retrieved",
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def cuccu(*args: str, database_url: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
@@ -51,7 +45,7 @@ class Server:
         *,
         migrate: bool = True,
         keepalive: float = 0.5,
-        viewer: bool = True,
+        viewer: bool = False,  # Streamlit too: no integration test reads it, and it costs CPU
         env: dict[str, str] | None = None,
         log_level: str = "warning",
         args: tuple[str, ...] = (),
@@ -71,6 +65,24 @@ class Server:
         self.output: list[str] = []
 
     def start(self, wait: bool = True) -> Server:
+        """Start the server (and wait until it answers ``/health``). A server that finds its
+        port taken (by something outside this run: tests.ports) starts again on another."""
+        for attempt in range(3):
+            self._spawn()
+            if not wait:
+                return self
+            try:
+                self.wait_healthy()
+                return self
+            except RuntimeError as exc:
+                if attempt == 2 or not lost_port(str(exc)):
+                    raise
+                self.output.clear()
+                self.port = free_port()
+                self.base = f"http://127.0.0.1:{self.port}"
+        raise AssertionError("unreachable")
+
+    def _spawn(self) -> None:
         env = {
             **os.environ,
             "CUCCU_DATABASE_URL": self.database_url,
@@ -95,9 +107,6 @@ class Server:
             start_new_session=True,
         )
         threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
-        if wait:
-            self.wait_healthy()
-        return self
 
     def _drain(self, proc: subprocess.Popen[str]) -> None:
         assert proc.stdout is not None

@@ -21,6 +21,10 @@ from tests.integration.checks import audited, stored_events
 from tests.integration.private_pg import private_postgres
 from tests.integration.server import Server
 
+# alone, after the parallel phase of `make test`: their timeouts assume a machine not also busy
+# with the rest of the suite
+pytestmark = pytest.mark.serial
+
 PROBLEM = "application/problem+json"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import time
 from dataclasses import dataclass
@@ -10,15 +9,10 @@ from pathlib import Path
 
 import httpx
 
+from tests.ports import free_port as free_port  # the viewer tests' ports
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "viewer" / "app.py")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def wait_http(url: str, proc: subprocess.Popen[str], timeout: float = 60.0) -> None:
