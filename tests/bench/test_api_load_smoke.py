@@ -7,9 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import PgServer
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# alone, after the parallel phase of `make test`: the load bench saturates the machine, and beside
+# the CI-sized property tests it once ran past its 300 s timeout (30 s alone)
+pytestmark = pytest.mark.serial
 
 
 def test_api_load_smoke_prints_every_figure(pg_server: PgServer) -> None:
