@@ -14,13 +14,13 @@ import streamlit as st
 from domain.games import GAMES
 from domain.games.cuccu.events import ExchangeRequested, InnChoiceMade, Retargeted
 from domain.games.cuccu.views import MatchView
-from viewer import board, remote
+from viewer import board, card_table, remote
 from viewer.captions import caption, card_chip, card_name, seat_names
 from viewer.coach import Advice, advise
 from viewer.game import Game, act, follow, start
 from viewer.games import game_title, play21_ui
 from viewer.loader import open_from_api, show_message
-from viewer.ui import N, T, api_url, lang
+from viewer.ui import N, T, api_url, lang, picked, select
 
 LEVELS = ("expert", "basic", "random")  # the first is the default opponent
 
@@ -59,7 +59,8 @@ def _start_from_form() -> None:
     state = st.session_state
     try:
         state["game"] = start(api_url(), str(state["play_name"]).strip(),
-                              str(state["play_level"]), int(state["play_lives"]))  # fmt: skip
+                              picked("play_level"), int(state["play_lives"]))  # fmt: skip
+        state["play_scroll"] = True  # the table and the first choice come into view
     except (remote.ApiError, remote.ApiUnavailable) as error:
         _report(error)
 
@@ -79,8 +80,7 @@ def _new_match_form() -> None:
     _how_to_play(expanded=True)
     with st.form("new_game"):
         st.text_input(T("play.name"), value="Player", max_chars=40, key="play_name")
-        st.selectbox(T("play.level"), LEVELS, key="play_level",
-                     format_func=lambda x: T(f"level.{x}"))  # fmt: skip
+        select(st, T("play.level"), LEVELS, key="play_level", format_func=lambda x: T(f"level.{x}"))
         st.number_input(T("play.lives"), 1, 9, 3, key="play_lives")
         st.form_submit_button(T("play.start"), type="primary", on_click=_start_from_form)
 
@@ -207,7 +207,11 @@ def page() -> None:
     last = game.seen[-1].event if game.seen else None
     table, side = st.columns([3, 2])
     with table:
-        board.draw(board.view_drawing(view, names, here, last))
+        card_table.table(
+            board.view_drawing(view, names, here, last),
+            key="play",
+            scroll=bool(st.session_state.pop("play_scroll", False)),
+        )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
     with side:
