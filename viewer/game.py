@@ -16,6 +16,14 @@ from domain.games.cuccu.views import MatchView
 from viewer.remote import call
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")
+#: the bots' names when more seats are asked for (up to the 19 opponents of a 20-seat table)
+BOT_NAMES = (*OPPONENTS, "Dario", "Elena", "Fabio", "Gina", "Ivo", "Lia", "Marco", "Nina",
+             "Oscar", "Paola", "Rino", "Sara", "Tito", "Ugo", "Vera", "Zeno")  # fmt: skip
+
+
+def opponents(seats: int) -> tuple[str, ...]:
+    """The bots' names at a table of ``seats`` (this person and ``seats - 1`` bots)."""
+    return BOT_NAMES[: max(1, min(seats - 1, len(BOT_NAMES)))]
 
 
 @dataclass(frozen=True)

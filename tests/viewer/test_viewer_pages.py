@@ -11,7 +11,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from domain.audit import chain, parse_export, to_ndjson
+from domain.games.cuccu.evolve import evolve
+from domain.games.cuccu.state import initial_state
+from domain.games.cuccu.views import view
 from tests.viewer.support import APP, Api
+from viewer.captions import card_numeral
 from viewer.i18n import LANGS
 from viewer.simulate import bot_game21
 
@@ -334,6 +338,34 @@ def test_an_ongoing_match_does_not_open_in_replay(api: Api) -> None:
 # --- Play (API) ------------------------------------------------------------------------------
 
 
+def _no_hidden_card_sent(
+    api: Api, match_id: str, payloads: list[tuple[int, dict[str, Any]]]
+) -> None:
+    """Every card the Play page sent the browser's table for another seat was public then.
+
+    The finished match's export shows every card: folded to the version each payload was
+    drawn at, it says what a spectator could see; a face-up card of another seat that a
+    spectator could not see would be a leak."""
+    records = parse_export(httpx.get(f"{api.base}/matches/{match_id}/export", timeout=30).text)
+    states = [initial_state()]
+    for record in records.records:
+        states.append(evolve(states[-1], record.event))
+    hidden_seen = 0
+    for version, data in payloads:
+        public = view(states[version], None)
+        shown = {r.seat: r.card for r in public.revealed}
+        for seat in data["steps"][0]["t"]["seats"]:
+            corner, _, state = seat["card"]
+            if seat["seat"] == 0:
+                continue
+            card = public.hands[seat["seat"]] or shown.get(seat["seat"])
+            if state == "up":
+                assert card is not None and corner == card_numeral(card), (version, seat)
+            elif state == "down":
+                hidden_seen += 1
+    assert hidden_seen > 0  # the check met hidden cards, and none was sent face up
+
+
 def test_play_a_whole_match_against_three_bots(api: Api) -> None:
     at = open_page("play", api_url=api.base)
     at.text_input(key="play_name").input("Tester")
@@ -342,6 +374,7 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
     game = at.session_state["game"]
     assert [s.name for s in game.view.seats] == ["Tester", "Ada", "Bruno", "Chiara"]
     preferred = ("do_next_round", "do_inn_accept", "do_inn_ask_pay", "do_exchange", "do_keep")
+    payloads: list[tuple[int, dict[str, Any]]] = []
     for _ in range(400):
         game = at.session_state["game"]
         if game.view.status == "over":
@@ -351,11 +384,13 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
             card = getattr(seen.event, "card", "x")
             if type(seen.event).__name__ == "CardDealt" and seen.event.seat != 0:
                 assert card is None
+        payloads.append((game.view.version, table_data(at)))
         keys = {b.key for b in at.button}
         key = next(k for k in preferred if k in keys)
         at.button(key=key).click().run()
         assert not at.exception, at.exception
     assert game.view.status == "over"
+    _no_hidden_card_sent(api, game.match_id, payloads)
     assert "The match is over" in at.success[0].value
     at.button(key="play_replay").click().run()
     assert table_data(at)["mode"] == "replay"

@@ -17,7 +17,7 @@ from domain.games.cuccu.views import MatchView
 from viewer import board, card_table, remote
 from viewer.captions import caption, card_chip, card_name, seat_names
 from viewer.coach import Advice, advise
-from viewer.game import Game, act, follow, start
+from viewer.game import Game, act, follow, opponents, start
 from viewer.games import game_title, play21_ui
 from viewer.loader import open_from_api, show_message
 from viewer.ui import N, T, api_url, lang, picked, select
@@ -59,7 +59,8 @@ def _start_from_form() -> None:
     state = st.session_state
     try:
         state["game"] = start(api_url(), str(state["play_name"]).strip(),
-                              picked("play_level"), int(state["play_lives"]))  # fmt: skip
+                              picked("play_level"), int(state["play_lives"]),
+                              opponents(int(state.get("play_seats", 4))))  # fmt: skip
         state["play_scroll"] = True  # the table and the first choice come into view
     except (remote.ApiError, remote.ApiUnavailable) as error:
         _report(error)
@@ -79,9 +80,10 @@ def _new_match_form() -> None:
     st.info(T("play.intro"))
     _how_to_play(expanded=True)
     with st.form("new_game"):
-        st.text_input(T("play.name"), value="Player", max_chars=40, key="play_name")
+        st.text_input(T("play.name"), value=T("play.default_name"), max_chars=40, key="play_name")
         select(st, T("play.level"), LEVELS, key="play_level", format_func=lambda x: T(f"level.{x}"))
         st.number_input(T("play.lives"), 1, 9, 3, key="play_lives")
+        st.number_input(T("play.seats"), 2, 20, 4, key="play_seats")
         st.form_submit_button(T("play.start"), type="primary", on_click=_start_from_form)
 
 

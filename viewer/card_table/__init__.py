@@ -34,7 +34,9 @@ def _component() -> Any:
     """The component, registered once per process with its JS and CSS read from the package."""
     js = (HERE / "table.js").read_text(encoding="utf-8")
     css = (HERE / "table.css").read_text(encoding="utf-8")
-    return st.components.v2.component(NAME, js=js, css=css)
+    # not in a shadow root: the page's fonts (the bundled Thai face) and its tests reach it;
+    # every class the CSS names starts with "ct-", so nothing else on the page is restyled
+    return st.components.v2.component(NAME, js=js, css=css, isolate_styles=False)
 
 
 def _card(face: CardFace) -> list[str]:

@@ -10,6 +10,7 @@ import streamlit as st
 
 from viewer import card_table, remote
 from viewer.captions import seat_names
+from viewer.game import opponents
 from viewer.games import play21
 from viewer.games.cucco21 import caption, card_words, choice_words, view_drawing
 from viewer.games.play21 import Game21
@@ -37,6 +38,7 @@ def _start() -> None:
     body = play21.request_body(
         str(state["play_name"]).strip(), picked("play_level"), int(state["play21_chips"]),
         bool(state["play21_powers"]), max_sets or None,
+        opponents(int(state.get("play21_seats", 4))),
     )  # fmt: skip
     try:
         state[STATE_KEY] = play21.start(api_url(), body)
@@ -71,10 +73,11 @@ def new_game_form(levels: tuple[str, ...]) -> None:
     st.info(T("play.intro"))
     how_to_play(expanded=True)
     with st.form("new_game21"):
-        st.text_input(T("play.name"), value="Player", max_chars=40, key="play_name")
+        st.text_input(T("play.name"), value=T("play.default_name"), max_chars=40, key="play_name")
         select(st, T("play.level"), levels, key="play_level", format_func=lambda x: T(f"level.{x}"))
         st.number_input(T("c21.play.chips"), 1, 100, 15, key="play21_chips")
         st.number_input(T("c21.play.max_sets"), 0, 50, 2, key="play21_max_sets")
+        st.number_input(T("play.seats"), 2, 12, 4, key="play21_seats")
         st.toggle(T("c21.play.powers"), value=True, key="play21_powers")
         st.form_submit_button(T("play.start"), type="primary", on_click=_start)
 
