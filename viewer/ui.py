@@ -93,3 +93,11 @@ def select(container: Any, label: str, options: Sequence[str], *, key: str,
 def picked(key: str) -> str:
     """What the ``select`` under ``key`` holds now (in a form's callback, the sent value)."""
     return str(st.session_state.get(f"{key}.{lang()}", st.session_state.get(key, "")))
+
+
+def name_input(key: str) -> None:
+    """The player's name field: the default name follows the language until one is typed."""
+    defaults = {tr(other, "play.default_name") for other in LANGS}
+    if st.session_state.get(key, "") in defaults | {""}:
+        st.session_state[key] = T("play.default_name")
+    st.text_input(T("play.name"), max_chars=40, key=key)

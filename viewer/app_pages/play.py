@@ -20,7 +20,7 @@ from viewer.coach import Advice, advise
 from viewer.game import Game, act, follow, opponents, start
 from viewer.games import game_title, play21_ui
 from viewer.loader import open_from_api, show_message
-from viewer.ui import N, T, api_url, lang, picked, select
+from viewer.ui import N, T, api_url, lang, name_input, picked, select
 
 LEVELS = ("expert", "basic", "random")  # the first is the default opponent
 
@@ -80,7 +80,7 @@ def _new_match_form() -> None:
     st.info(T("play.intro"))
     _how_to_play(expanded=True)
     with st.form("new_game"):
-        st.text_input(T("play.name"), value=T("play.default_name"), max_chars=40, key="play_name")
+        name_input("play_name")
         select(st, T("play.level"), LEVELS, key="play_level", format_func=lambda x: T(f"level.{x}"))
         st.number_input(T("play.lives"), 1, 9, 3, key="play_lives")
         st.number_input(T("play.seats"), 2, 20, 4, key="play_seats")

@@ -15,7 +15,7 @@ from viewer.games import play21
 from viewer.games.cucco21 import caption, card_words, choice_words, view_drawing
 from viewer.games.play21 import Game21
 from viewer.loader import open_from_api, show_message
-from viewer.ui import T, api_url, lang, picked, select
+from viewer.ui import T, api_url, lang, name_input, picked, select
 
 STATE_KEY = "game"  # the same key as Cuccù's game: one game at a time in a browser session
 
@@ -73,7 +73,7 @@ def new_game_form(levels: tuple[str, ...]) -> None:
     st.info(T("play.intro"))
     how_to_play(expanded=True)
     with st.form("new_game21"):
-        st.text_input(T("play.name"), value=T("play.default_name"), max_chars=40, key="play_name")
+        name_input("play_name")
         select(st, T("play.level"), levels, key="play_level", format_func=lambda x: T(f"level.{x}"))
         st.number_input(T("c21.play.chips"), 1, 100, 15, key="play21_chips")
         st.number_input(T("c21.play.max_sets"), 0, 50, 2, key="play21_max_sets")
