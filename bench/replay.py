@@ -1,6 +1,6 @@
 """Replay speed: open a long match in the viewer and time each step's redraw.
 
-    python bench/replay.py [--rounds R] [--steps N] [--browser]
+    python bench/replay.py [--seats S] [--rounds R] [--steps N] [--browser]
 
 Drives the real Streamlit app with ``streamlit.testing.v1.AppTest`` (the server side: the
 script run that builds every step's drawing for the card table component, once per match and
@@ -55,14 +55,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=60, help="steps to time (default 60)")
     parser.add_argument("--rounds", type=int, default=20, help="rounds of the match (default 20)")
+    parser.add_argument("--seats", type=int, default=4, help="seats (default 4)")
     parser.add_argument("--browser", action="store_true",
                         help="also time it in headless chromium (/usr/bin/chromium)")  # fmt: skip
     args = parser.parse_args()
 
-    events = long_match(args.rounds)
+    events = long_match(args.rounds, args.seats)
     text = to_ndjson(chain(events)).encode()
     rounds = sum(isinstance(e, RoundEnded) for e in events)
-    print(f"match: 4 seats, {rounds} rounds, {len(events)} events, {len(text) / 1024:.0f} KiB")
+    size = f"{len(text) / 1024:.0f} KiB"
+    print(f"match: {args.seats} seats, {rounds} rounds, {len(events)} events, {size}")
 
     # --- the pure parts, timed directly ------------------------------------------------------
     start = time.perf_counter()

@@ -47,6 +47,12 @@ def table_data(at: AppTest) -> dict[str, Any]:
         proto = element.proto
         if proto.component_name == "cuccu_card_table":
             data: dict[str, Any] = json.loads(proto.json)
+            before: list[Any] = []
+            for step in data["steps"]:  # a seat sent as 0 is the one of the step before
+                seats = step["t"]["seats"]
+                step["t"]["seats"] = before = [
+                    before[i] if seat == 0 else seat for i, seat in enumerate(seats)
+                ]
             return data
     raise AssertionError("no card table on the page")
 

@@ -45,7 +45,7 @@ def _steps(match: OpenMatch, here: Lang) -> list[dict[str, Any]]:
             replay, here, lambda k: board.frame_drawing(frames[k], lives, here),
             lambda k: board.frame_facts(frames[k], replay, here),
         )  # fmt: skip
-    found = [card_table.step_data(s) for s in steps]
+    found = card_table.compact([card_table.step_data(s) for s in steps])
     st.session_state["replay_steps"] = (key, found)
     return found
 

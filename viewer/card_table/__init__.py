@@ -80,6 +80,21 @@ def step_data(step: Step) -> dict[str, Any]:
             "r": step.round, "s": step.log_start, "f": step.facts}  # fmt: skip
 
 
+def compact(steps: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``steps`` with every seat the same as in the step before sent as ``0``: an event changes
+    a seat or two, so a long match's steps shrink several times over (the browser fills them
+    back in, ``expand`` in table.js)."""
+    found: list[dict[str, Any]] = []
+    before: list[Any] = []
+    for step in steps:
+        seats = step["t"]["seats"]
+        same = [0 if i < len(before) and seat == before[i] else seat
+                for i, seat in enumerate(seats)]  # fmt: skip
+        found.append({**step, "t": {**step["t"], "seats": same}})
+        before = seats
+    return found
+
+
 def table(drawing: TableDrawing, *, key: str, scroll: bool = False) -> None:
     """One table (Play): ``scroll`` brings it into view once (after Start)."""
     data = {"mode": "play", "key": key, "steps": [{"t": drawing_data(drawing)}],

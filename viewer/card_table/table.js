@@ -412,6 +412,17 @@ function onKey(state, event) {
   show(state, to);
 }
 
+// A seat sent as 0 is the same as in the step before (viewer/card_table compact()).
+function expand(steps) {
+  let before = [];
+  for (const step of steps) {
+    if (!step.t) continue;
+    step.t.seats = step.t.seats.map((seat, i) => (seat === 0 ? before[i] : seat));
+    before = step.t.seats;
+  }
+  return steps;
+}
+
 // --- the entry point Streamlit calls on every render of the element ---------------------------
 
 export default function (component) {
@@ -432,6 +443,7 @@ export default function (component) {
     state.resize.observe(root);
   }
   const fresh = !state.data || state.data.key !== data.key;
+  if (state.data !== data) expand(data.steps);
   state.data = data;
   state.width = state.root.clientWidth;
   if (fresh) state.step = data.start || 0;
