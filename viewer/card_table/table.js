@@ -252,6 +252,8 @@ function show(state, step) {
   state.step = Math.max(0, Math.min(step, last));
   const now = data.steps[state.step];
   const parts = state.parts;
+  // while the board is rebuilt the page must not shrink, or the browser scrolls it to the top
+  parts.root.style.minHeight = `${parts.root.offsetHeight}px`;
   drawBoard(parts.board, now.t);
   parts.heading.textContent = now.h;
   parts.now.textContent = now.c;
@@ -276,6 +278,7 @@ function show(state, step) {
   }
   if (!log.children.length) log.appendChild(el("li", "", data.labels.nothing));
   parts.log.replaceChildren(log);
+  parts.root.style.minHeight = "";
   if (data.link && data.link.match) {
     try {
       window.history.replaceState(window.history.state, "", linkOf(state, state.step));
@@ -452,16 +455,28 @@ export default function (component) {
     state.keys = (event) => onKey(state, event);
     document.addEventListener("keydown", state.keys);
   }
-  if (data.scroll && fresh) {
-    // after Start or on opening a match, the table (and what follows it) comes into view
-    requestAnimationFrame(() => state.root.scrollIntoView({ block: "start" }));
-  }
+  if (data.scroll && fresh) bringIntoView(state);
   return () => {
     stopPlaying(state);
     if (state.keys) document.removeEventListener("keydown", state.keys);
     state.resize.disconnect();
     STATES.delete(parentElement);
   };
+}
+
+// After Start or on opening a match, the table (and what follows it) comes into view; again a
+// little later while the page above it is still settling, unless the person has scrolled.
+function bringIntoView(state) {
+  let moved = false;
+  const stop = () => { moved = true; };
+  window.addEventListener("wheel", stop, { once: true, passive: true });
+  window.addEventListener("touchstart", stop, { once: true, passive: true });
+  const go = () => {
+    const top = state.root.getBoundingClientRect().top;
+    if (!moved && (top < 0 || top > 80)) state.root.scrollIntoView({ block: "start" });
+  };
+  requestAnimationFrame(go);
+  for (const delay of [300, 800, 1600]) setTimeout(go, delay);
 }
 
 function redraw(state, resized) {
@@ -475,9 +490,11 @@ function redraw(state, resized) {
     }
     show(state, state.step);
   } else {
+    state.root.style.minHeight = `${state.root.offsetHeight}px`; // no shrink, no jump
     state.root.replaceChildren();
     const host = el("div", "ct-board-host");
     state.root.appendChild(host);
     drawBoard(host, data.steps[0].t);
+    state.root.style.minHeight = "";
   }
 }
