@@ -14,29 +14,34 @@ import streamlit as st  # noqa: E402
 from viewer.typeface import font_face_css  # noqa: E402
 from viewer.ui import T, api_selector, language_selector  # noqa: E402
 
+# No icons in the navigation: Material icons are a font's ligatures, whose names ("list_alt")
+# print over the labels until the font has loaded, and a ":material/…:" page icon is fetched
+# from the network.
 PAGES = (
-    ("app_pages/matches.py", "nav.matches", ":material/list_alt:", "matches"),
-    ("app_pages/replay.py", "nav.replay", ":material/movie:", "replay"),
-    ("app_pages/audit.py", "nav.audit", ":material/verified_user:", "audit"),
-    ("app_pages/charts.py", "nav.charts", ":material/monitoring:", "charts"),
-    ("app_pages/play.py", "nav.play", ":material/playing_cards:", "play"),
-    ("app_pages/leaderboard.py", "nav.leaderboard", ":material/leaderboard:", "leaderboard"),
-    ("app_pages/rules.py", "nav.rules", ":material/menu_book:", "rules"),
+    ("app_pages/matches.py", "nav.matches", "matches"),
+    ("app_pages/replay.py", "nav.replay", "replay"),
+    ("app_pages/audit.py", "nav.audit", "audit"),
+    ("app_pages/charts.py", "nav.charts", "charts"),
+    ("app_pages/play.py", "nav.play", "play"),
+    ("app_pages/leaderboard.py", "nav.leaderboard", "leaderboard"),
+    ("app_pages/rules.py", "nav.rules", "rules"),
 )
 
 
 def main() -> None:
-    st.set_page_config(page_title="Cuccù", page_icon=":material/playing_cards:", layout="wide")
+    # players see no Deploy button or developer menu, however the viewer was started
+    st.set_option("client.toolbarMode", "viewer")
+    st.set_page_config(page_title="Cuccù", layout="wide")
     st.html(font_face_css())  # Thai letters for a machine with no Thai font
     with st.sidebar:
         language_selector()
         api_selector()
     pages = [
-        st.Page(path, title=T(key), icon=icon, url_path=url, default=i == 0)
-        for i, (path, key, icon, url) in enumerate(PAGES)
+        st.Page(path, title=T(key), url_path=url, default=i == 0)
+        for i, (path, key, url) in enumerate(PAGES)
     ]
     page = st.navigation(pages)
-    st.title(page.title)  # the icon is a font glyph: the title stays text
+    st.title(page.title)
     page.run()
 
 

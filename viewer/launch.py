@@ -45,6 +45,7 @@ def start_viewer(host: str, api_port: int, viewer_port: int) -> subprocess.Popen
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.port", str(viewer_port), "--server.address", host,
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "viewer",  # no Deploy button or developer menu for players
     ]  # fmt: skip
     linux = sys.platform.startswith("linux")
     process = subprocess.Popen(

@@ -1,4 +1,7 @@
-"""A card table drawn in SVG: seats round an oval, a card per seat, markers, counters, arrows.
+"""A card table's drawing data (seats, cards, markers, counters, arrows) and a static SVG of it.
+
+The pages draw this data with the card table component (``viewer.card_table``); ``render``,
+the older static SVG of the same data, is no longer on any page (its tests still read it).
 
 It knows no game: a game's page describes what to draw (``TableDrawing``) in words it has
 already translated, and this module only places and draws it. Cuccù fills it with lives and

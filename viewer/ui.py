@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import streamlit as st
 
@@ -29,11 +30,16 @@ def language_selector() -> None:
     """The one language setting, in the sidebar of every page.
 
     Streamlit forgets a widget's state when a run does not draw it (a page switch can), so the
-    choice lives under its own key and the selector is set from it on every run.
+    choice lives under its own key and the selector is set from it on every run. It is also
+    kept in the address (``?lang=xx``), which a new session (a reload, a shared link) reads.
     """
+    linked = st.query_params.get(LANG_KEY)
+    if LANG_KEY not in st.session_state and linked in LANGS:  # a link opened in this language
+        st.session_state[LANG_KEY] = linked
     st.session_state[LANG_WIDGET] = lang()
     st.selectbox(T("side.language"), list(LANGS), format_func=LANGS.__getitem__,
                  key=LANG_WIDGET, on_change=_language_chosen)  # fmt: skip
+    st.query_params[LANG_KEY] = lang()  # in the address: a reload or a shared link keeps it
 
 
 def _api_chosen() -> None:
@@ -64,3 +70,34 @@ def default_api_url() -> str:
 def api_url() -> str:
     chosen = st.session_state.get(API_KEY)
     return str(chosen).rstrip("/") if chosen else default_api_url()
+
+
+def select(container: Any, label: str, options: Sequence[str], *, key: str,
+           format_func: Callable[[str], str]) -> str:  # fmt: skip
+    """A select box whose words follow the language, its choice kept under ``key``.
+
+    Streamlit keeps a select box's shown words from the run that drew it: after a language
+    switch it would still read "All" in Thai. The widget's own key therefore names the language
+    (a switch draws a new one), and the choice carries over from ``key``.
+    """
+    options = list(options)
+    widget = f"{key}.{lang()}"
+    if widget not in st.session_state:
+        held = st.session_state.get(key)
+        st.session_state[widget] = held if held in options else options[0]
+    chosen = str(container.selectbox(label, options, key=widget, format_func=format_func))
+    st.session_state[key] = chosen
+    return chosen
+
+
+def picked(key: str) -> str:
+    """What the ``select`` under ``key`` holds now (in a form's callback, the sent value)."""
+    return str(st.session_state.get(f"{key}.{lang()}", st.session_state.get(key, "")))
+
+
+def name_input(key: str) -> None:
+    """The player's name field: the default name follows the language until one is typed."""
+    defaults = {tr(other, "play.default_name") for other in LANGS}
+    if st.session_state.get(key, "") in defaults | {""}:
+        st.session_state[key] = T("play.default_name")
+    st.text_input(T("play.name"), max_chars=40, key=key)

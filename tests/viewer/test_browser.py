@@ -35,7 +35,7 @@ def test_replay_and_audit_a_bot_match_in_a_browser(
         next_button.click()
         expect(page.get_by_text(f"Event {step} of {total}")).to_be_visible()
         settle(page)
-    caption = page.locator('[data-testid="stAlertContentInfo"]').inner_text()
+    caption = page.locator(".ct-now").inner_text()  # the current event, on the card table
     assert "is dealt" in caption
     expect(page.get_by_text("Round 1 starts").first).to_be_visible()  # the running log
     page.screenshot(path=tmp_path / "replay.png")

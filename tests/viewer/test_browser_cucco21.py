@@ -26,7 +26,8 @@ EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f]")
 
 
 def _table_text(page: Page) -> str:
-    return page.locator("svg.cuccu-table").first.text_content() or ""
+    """The table's words as drawn (the markers in capitals, as CSS writes them)."""
+    return page.locator(".ct-board").first.inner_text()
 
 
 def _open_sample(page: Page, url: str, seed: int = 1) -> None:
@@ -53,7 +54,7 @@ def test_replay_steps_through_a_cucco21_sample_with_each_action_drawn(
         settle(page)
     table = _table_text(page)
     assert "Set 1 · round card 1" in table and "Box: 1 chip" in table  # one ante paid so far
-    assert page.locator('svg.cuccu-table [data-arrow="pay"]').count() == 1  # drawn as an arrow
+    assert page.locator('.ct-board .ct-arrow[data-arrow="pay"]').count() == 1  # an arrow
     expect(page.get_by_text(re.compile(r"pays 1 chip to the box \(ante\)")).first).to_be_visible()
     page.get_by_role("button", name="End »").click()
     expect(page.get_by_text("The game is over. Most chips:").first).to_be_visible()

@@ -113,7 +113,7 @@ def test_thai_pages_are_drawn_with_the_bundled_font(
     assert (tmp_path / "rules-th.png").stat().st_size > 10_000
 
 
-def test_the_svg_table_draws_thai_with_the_bundled_font(
+def test_the_card_table_draws_thai_with_the_bundled_font(
     service: tuple[Api, str], page: Page
 ) -> None:
     api, viewer = service
@@ -122,10 +122,10 @@ def test_the_svg_table_draws_thai_with_the_bundled_font(
     expect(page.get_by_role("button", name="Next ›")).to_be_visible()
     settle(page)
     choose_language(page, "ไทย")
-    table = page.locator("svg.cuccu-table").first
+    table = page.locator(".ct-board").first
     expect(table).to_be_visible()
     expect(table).to_contain_text(THAI)
-    fonts = _fonts_drawing(page, "svg.cuccu-table text")
+    fonts = _fonts_drawing(page, ".ct-board")
     assert _drawn_with_bundled_font(fonts), fonts
     # and in Thai too, nothing needs an emoji font
     assert not EMOJI.findall(main_text(page) + (table.text_content() or ""))

@@ -11,6 +11,7 @@ from domain.audit import chain
 from domain.games.cuccu.commands import Choose, CreateMatch
 from domain.games.cuccu.decide import apply
 from domain.games.cuccu.events import LivesReset, RoundScored, SeatEliminated
+from domain.games.cuccu.evolve import evolve
 from domain.games.cuccu.fairness import shuffled_round
 from domain.games.cuccu.pending import pending
 from domain.games.cuccu.state import MatchState, initial_state
@@ -19,6 +20,7 @@ from domain.seats import SeatSpec
 from viewer.coach import advise
 from viewer.games.cuccu import bot_match
 from viewer.games.cuccu_board import action, frame_drawing, view_drawing
+from viewer.games.cuccu_captions import card_numeral
 from viewer.games.cuccu_replay import Replay
 from viewer.games.cuccu_stats import lives_curve
 from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing, render
@@ -181,3 +183,25 @@ def test_the_lives_curve_marks_resets_and_eliminations() -> None:
     eliminated = sum(isinstance(e, SeatEliminated) for e in events)
     assert 0 < len(curve.eliminated) <= eliminated
     assert all(0 <= seat < 4 and rnd >= 1 for seat, rnd in curve.eliminated)
+
+
+def test_play_draws_a_revealed_special_face_up() -> None:
+    """Issue 20, problem 1: a hunter or inn revealed in play is public; the seat that sees
+    the table (Play) draws it face up, though ``view.hands`` does not list it."""
+    found = 0
+    for seed in range(1, 40):
+        state = initial_state()
+        for event in bot_match(seed):
+            state = evolve(state, event)
+            seen = view(state, 0)
+            hidden = [r for r in seen.revealed if r.seat != 0 and seen.hands[r.seat] is None]
+            if not hidden:
+                continue
+            table = view_drawing(seen, [f"P{s}" for s in range(4)], "en")
+            for reveal in hidden:
+                card = table.seats[reveal.seat].card
+                assert not card.face_down and card.corner == card_numeral(reveal.card)
+                found += 1
+        if found:
+            return
+    pytest.fail("no seeded match revealed a special to check")

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import httpx
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from domain.audit import chain, parse_export, to_ndjson
+from domain.games.cuccu.evolve import evolve
+from domain.games.cuccu.state import initial_state
+from domain.games.cuccu.views import view
 from tests.viewer.support import APP, Api
 from viewer.games.cucco21 import bot_game21
+from viewer.games.cuccu_captions import card_numeral
 from viewer.i18n import LANGS
 
 DOWN = "http://127.0.0.1:9"  # nothing listens there
@@ -34,10 +39,37 @@ def upload(at: AppTest, text: str, name: str = "match.ndjson") -> AppTest:
     return at
 
 
-def seat_cards(at: AppTest) -> list[str]:
-    """The card drawn on each seat of the replay table (one SVG): its corner, or "face-down"."""
-    table = next(str(m.value) for m in at.markdown if 'class="cuccu-table"' in str(m.value))
-    return re.findall(r'<g class="card [^"]*" data-card="([^"]*)"', table)
+def table_data(at: AppTest) -> dict[str, Any]:
+    """What the page sent the card table component (its drawing data, as JSON)."""
+    found = [e for e in at.main if getattr(e, "type", None) == "bidi_component"]
+    found += [e for block in at.main.children.values() for e in _elements(block)]
+    for element in found:
+        proto = element.proto
+        if proto.component_name == "cuccu_card_table":
+            data: dict[str, Any] = json.loads(proto.json)
+            before: list[Any] = []
+            for step in data["steps"]:  # a seat sent as 0 is the one of the step before
+                seats = step["t"]["seats"]
+                step["t"]["seats"] = before = [
+                    before[i] if seat == 0 else seat for i, seat in enumerate(seats)
+                ]
+            return data
+    raise AssertionError("no card table on the page")
+
+
+def _elements(node: Any) -> list[Any]:
+    found = []
+    for child in getattr(node, "children", {}).values():
+        if getattr(child, "type", None) == "bidi_component":
+            found.append(child)
+        found += _elements(child)
+    return found
+
+
+def seat_cards(at: AppTest, step: int = -1) -> list[str]:
+    """The card drawn on each seat of the table at ``step``: its corner, or "face-down"."""
+    seats = table_data(at)["steps"][step]["t"]["seats"]
+    return ["face-down" if s["card"][2] == "down" else s["card"][0] for s in seats]
 
 
 def texts(at: AppTest) -> str:
@@ -57,50 +89,29 @@ def test_replay_without_a_match_offers_ways_to_open_one() -> None:
 
 
 def test_replay_steps_through_an_uploaded_export(export_text: str) -> None:
+    """Every step is sent to the browser once; the component steps among them itself."""
     at = upload(open_page("replay"), export_text)
     total = export_text.count("\n")
     assert f"match.ndjson · {total} events" in texts(at)
-    assert at.session_state["step"] == 0
-    assert "Before the first event" in texts(at)
-
-    for expected in (1, 2, 3):
-        at.button(key="next").click().run()
-        assert at.session_state["step"] == expected
-    body = texts(at)
-    assert f"Event 3 of {total} · round 1" in body
-    assert "is dealt" in at.info[0].value  # the plain-language caption of event 3
-    assert 'data-highlight="1"' in body  # the seat the event is about is highlighted
-    assert "DEALER" in body
-
-    at.button(key="prev").click().run()
-    assert at.session_state["step"] == 2
-    at.slider(key="slider").set_value(9).run()
-    assert at.session_state["step"] == 9
-    assert at.selectbox(key="round_pick").value == 1
-    at.selectbox(key="round_pick").set_value(3).run()
-    step = at.session_state["step"]
-    assert "Round 3 starts" in at.info[0].value, at.info[0].value
-    at.button(key="last").click().run()
-    assert at.session_state["step"] == total
-    assert "wins the match" in at.info[0].value
-    assert "WINNER" in texts(at)  # a marker in words on the winner's seat
-    at.button(key="first").click().run()
-    assert at.session_state["step"] == 0 < step
+    data = table_data(at)
+    steps = data["steps"]
+    assert data["mode"] == "replay" and data["start"] == 0 and len(steps) == total + 1
+    assert steps[0]["c"] == "Before the first event."
+    assert steps[3]["h"] == f"Event 3 of {total} · round 1"
+    assert "is dealt" in steps[3]["c"]  # the plain-language caption of event 3
+    assert any(s["hl"] for s in steps[3]["t"]["seats"])  # the seat it is about is highlighted
+    assert any(["m", "dealer"] in s["b"] for s in steps[3]["t"]["seats"])
+    third = next(i for i, s in enumerate(steps) if s["r"] == 3)
+    assert "Round 3 starts" in steps[third]["c"] and steps[third]["s"] == third
+    assert "wins the match" in steps[-1]["c"]
+    assert any(["m", "winner"] in s["b"] for s in steps[-1]["t"]["seats"])  # a marker in words
+    assert data["labels"]["next"] == "Next ›"
 
 
 def test_replay_shows_every_card_of_a_finished_match(export_text: str) -> None:
     at = upload(open_page("replay"), export_text)
-    at.button(key="last").click().run()
     shown = seat_cards(at)
     assert len(shown) == 4 and "face-down" not in shown  # nothing is face down once it is over
-
-
-def test_autoplay_moves_forward_by_itself(export_text: str) -> None:
-    at = upload(open_page("replay"), export_text)
-    at.toggle(key="autoplay").set_value(True).run()
-    assert at.session_state["step"] == 1
-    at.run()
-    assert at.session_state["step"] == 2
 
 
 def test_a_sample_match_opens_without_any_file_or_api() -> None:
@@ -114,9 +125,10 @@ def test_an_unfinished_log_is_shown_without_hidden_cards(export_text: str) -> No
     cut = next(i for i, line in enumerate(lines) if '"type":"round_ended"' in line) + 8
     at = upload(open_page("replay"), "\n".join(lines[:cut]) + "\n", "running.ndjson")
     assert "does not end with a winner" in texts(at)
-    at.button(key="last").click().run()
-    body = texts(at)
-    assert "a face-down card" in body  # deals of the open round are not shown
+    steps = table_data(at)["steps"]
+    assert "a face-down card" in steps[-1]["c"] or any(
+        "a face-down card" in s["c"] for s in steps
+    )  # deals of the open round are not shown
     assert "face-down" in seat_cards(at)
 
 
@@ -193,7 +205,9 @@ def test_audit_of_a_tampered_export_names_the_check_and_the_event(
     }  # fmt: skip
     at.button(key="show_replay").click().run()  # "show event v in Replay"
     assert at.session_state["step"] == version
-    assert f"Event {version} of" in texts(at)
+    data = table_data(at)
+    assert data["start"] == version
+    assert data["steps"][version]["h"].startswith(f"Event {version} of")
 
 
 # --- Charts ----------------------------------------------------------------------------------
@@ -275,7 +289,7 @@ def test_the_sidebar_language_drives_the_rules_text() -> None:
 def test_labels_follow_the_language_selector(lang: str, export_text: str) -> None:
     at = upload(open_page("replay", lang=lang), export_text)
     expected = {"en": "Next ›", "fr": "Suivant ›", "pt": "Próximo ›", "th": "ถัดไป ›"}[lang]
-    assert at.button(key="next").label == expected
+    assert table_data(at)["labels"]["next"] == expected
     assert at.selectbox(key="lang_select").value == lang
 
 
@@ -302,8 +316,7 @@ def test_matches_lists_filters_and_opens_a_match(api: Api) -> None:
     at.selectbox(key="pick_match").set_value(second).run()
     at.button(key="open_selected").click().run()
     assert not at.exception
-    assert f"Open: {second[:8]}" in texts(at) and "Next ›" in [b.label for b in at.button]
-    assert at.session_state["step"] == 0
+    assert f"Open: {second[:8]}" in texts(at) and table_data(at)["start"] == 0
 
 
 def test_a_finished_match_opens_by_link(api: Api) -> None:
@@ -331,6 +344,34 @@ def test_an_ongoing_match_does_not_open_in_replay(api: Api) -> None:
 # --- Play (API) ------------------------------------------------------------------------------
 
 
+def _no_hidden_card_sent(
+    api: Api, match_id: str, payloads: list[tuple[int, dict[str, Any]]]
+) -> None:
+    """Every card the Play page sent the browser's table for another seat was public then.
+
+    The finished match's export shows every card: folded to the version each payload was
+    drawn at, it says what a spectator could see; a face-up card of another seat that a
+    spectator could not see would be a leak."""
+    records = parse_export(httpx.get(f"{api.base}/matches/{match_id}/export", timeout=30).text)
+    states = [initial_state()]
+    for record in records.records:
+        states.append(evolve(states[-1], record.event))
+    hidden_seen = 0
+    for version, data in payloads:
+        public = view(states[version], None)
+        shown = {r.seat: r.card for r in public.revealed}
+        for seat in data["steps"][0]["t"]["seats"]:
+            corner, _, state = seat["card"]
+            if seat["seat"] == 0:
+                continue
+            card = public.hands[seat["seat"]] or shown.get(seat["seat"])
+            if state == "up":
+                assert card is not None and corner == card_numeral(card), (version, seat)
+            elif state == "down":
+                hidden_seen += 1
+    assert hidden_seen > 0  # the check met hidden cards, and none was sent face up
+
+
 def test_play_a_whole_match_against_three_bots(api: Api) -> None:
     at = open_page("play", api_url=api.base)
     at.text_input(key="play_name").input("Tester")
@@ -339,6 +380,7 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
     game = at.session_state["game"]
     assert [s.name for s in game.view.seats] == ["Tester", "Ada", "Bruno", "Chiara"]
     preferred = ("do_next_round", "do_inn_accept", "do_inn_ask_pay", "do_exchange", "do_keep")
+    payloads: list[tuple[int, dict[str, Any]]] = []
     for _ in range(400):
         game = at.session_state["game"]
         if game.view.status == "over":
@@ -348,14 +390,16 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
             card = getattr(seen.event, "card", "x")
             if type(seen.event).__name__ == "CardDealt" and seen.event.seat != 0:
                 assert card is None
+        payloads.append((game.view.version, table_data(at)))
         keys = {b.key for b in at.button}
         key = next(k for k in preferred if k in keys)
         at.button(key=key).click().run()
         assert not at.exception, at.exception
     assert game.view.status == "over"
+    _no_hidden_card_sent(api, game.match_id, payloads)
     assert "The match is over" in at.success[0].value
     at.button(key="play_replay").click().run()
-    assert "Next ›" in [b.label for b in at.button]
+    assert table_data(at)["mode"] == "replay"
     assert at.session_state["cuccu_open_match"].report.ok  # the audit passes on it
 
 

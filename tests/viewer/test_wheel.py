@@ -92,3 +92,14 @@ def test_the_installed_rules_page_shows_every_game_in_every_language(site: Path)
             text = (ROOT / "viewer" / "rules" / game / f"{lang}.md").read_text(encoding="utf-8")
             assert text.startswith("# "), (game, lang)
             assert text.strip() in shown, (game, lang)  # the whole text, as the page draws it
+
+
+def test_the_card_table_component_ships_its_script_and_style(site: Path) -> None:
+    """The component's JS and CSS are package data: the installed viewer draws the table."""
+    for name in ("table.js", "table.css"):
+        installed = site / "viewer" / "card_table" / name
+        assert installed.read_bytes() == (ROOT / "viewer" / "card_table" / name).read_bytes()
+    script = (site / "viewer" / "card_table" / "table.js").read_text(encoding="utf-8")
+    assert "export default function" in script and "http" not in script.replace(
+        "http://www.w3.org/2000/svg", ""
+    )  # nothing fetched from a network

@@ -12,7 +12,7 @@ from domain.games import GAMES
 from viewer import remote
 from viewer.games import game_of_summary, game_title
 from viewer.loader import open_from_api, show_message
-from viewer.ui import N, T, api_url
+from viewer.ui import N, T, api_url, select
 
 IN_PROGRESS = ("new", "between_rounds", "in_round")
 
@@ -33,8 +33,8 @@ def _filters() -> tuple[str, str, int]:
     options = ["all", "over", "in_progress"]
     labels = {"all": T("matches.all"), "over": T("status.over"),
               "in_progress": T("status.in_round")}  # fmt: skip
-    status = status_col.selectbox(T("matches.status"), options, format_func=labels.__getitem__,
-                                  key="f_status")  # fmt: skip
+    status = select(status_col, T("matches.status"), options, key="f_status",
+                    format_func=labels.__getitem__)  # fmt: skip
     name = name_col.text_input(T("matches.search"), key="f_name").strip().lower()
     rounds = int(rounds_col.number_input(T("matches.min_rounds"), 0, 10_000, 0, key="f_rounds"))
     return status, name, rounds

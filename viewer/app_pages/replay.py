@@ -1,57 +1,54 @@
-"""Replay: step through a match event by event (buttons, slider, jump to round, autoplay)."""
+"""Replay: step through a match event by event, in the browser (the card table component).
+
+Every step's table is built here once per match and language and sent to the component, which
+steps among them itself (buttons, slider, rounds, keys, autoplay): no Streamlit rerun per step.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
-from viewer import session
+from viewer import card_table, session
 from viewer.games.pages import PAGES
+from viewer.i18n import Lang
 from viewer.loader import match_panel
+from viewer.replay_steps import labels
 from viewer.session import OpenMatch
 from viewer.ui import T, lang
 
 
-def _go(to: int) -> None:
-    session.go(to)
+def _start_step(last: int) -> int:
+    """The step a link names (``?event=N``), else the one another page asked for (Audit's
+    "show event N"), else the start."""
+    try:
+        asked = int(st.query_params.get("event", session.step()))
+    except ValueError:
+        asked = session.step()
+    return max(0, min(asked, last))
 
 
-def _from_slider() -> None:
-    session.go(int(st.session_state["slider"]))
-
-
-def _from_round() -> None:
-    match = session.current()
-    if match is not None:
-        session.go(match.replay.round_start.get(int(st.session_state["round_pick"]), 0))
-
-
-def _controls(match: OpenMatch) -> None:
-    replay, now = match.replay, session.step()
-    last = replay.last_step
-    # one row of buttons, on a phone too (columns would stack them one per line)
-    with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.button(T("replay.first"), on_click=_go, args=(0,), disabled=now == 0, key="first")
-        st.button(T("replay.prev"), on_click=_go, args=(now - 1,), disabled=now == 0,
-                  key="prev")  # fmt: skip
-        st.button(T("replay.next"), on_click=_go, args=(now + 1,), disabled=now >= last,
-                  key="next", type="primary")  # fmt: skip
-        st.button(T("replay.last"), on_click=_go, args=(last,), disabled=now >= last,
-                  key="last")  # fmt: skip
-    pick, slide = st.columns([1, 3], vertical_alignment="bottom")
-    rounds = sorted(replay.round_start)
-    if rounds:
-        st.session_state["round_pick"] = max(1, min(replay.round_at(now), rounds[-1]))
-        pick.selectbox(T("replay.round"), rounds, key="round_pick", on_change=_from_round)
-    st.session_state["slider"] = now
-    if last > 0:
-        slide.slider(T("replay.step"), 0, last, key="slider", on_change=_from_slider)
+def _steps(match: OpenMatch, here: Lang) -> list[dict[str, Any]]:
+    """Every step's drawing, built once per match and language (the browser steps through)."""
+    key = (id(match.replay), here)
+    cached = st.session_state.get("replay_steps")
+    if cached is not None and cached[0] == key:
+        return list(cached[1])
+    steps = PAGES[match.game].replay_steps(match.replay, here)  # each game draws its own table
+    found = card_table.compact([card_table.step_data(s) for s in steps])
+    st.session_state["replay_steps"] = (key, found)
+    return found
 
 
 def _board(match: OpenMatch) -> None:
-    if st.session_state.get("autoplay") and session.step() < match.replay.last_step:
-        session.go(session.step() + 1)
-    _controls(match)
-    PAGES[match.game].replay_step(match.replay, session.step(), lang())  # the game's table
+    here = lang()
+    steps = _steps(match, here)
+    card_table.replay(
+        steps, key=f"{match.label}:{match.match_id}:{len(steps)}",
+        start=_start_step(len(steps) - 1), labels=labels(here), match_id=match.match_id,
+        lang=here,
+    )  # fmt: skip
 
 
 def page() -> None:
@@ -60,11 +57,7 @@ def page() -> None:
         return
     if match.replay.stuck_at is not None:
         st.error(T("replay.stuck", version=match.replay.stuck_at))
-    auto, speed = st.columns([1, 2], vertical_alignment="center")
-    playing = auto.toggle(T("replay.autoplay"), key="autoplay")
-    seconds = speed.select_slider(T("replay.speed"), [0.25, 0.5, 1.0, 2.0], value=1.0,
-                                  key="speed")  # fmt: skip
-    st.fragment(_board, run_every=seconds if playing else None)(match)
+    _board(match)
 
 
 page()

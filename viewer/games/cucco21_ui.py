@@ -11,41 +11,19 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from viewer.card_table import Step
 from viewer.games.cucco21 import DEATH_REASONS, PAY_REASONS, Replay21, chips_curve, tallies
 from viewer.i18n import Lang
+from viewer.replay_steps import replay_steps as build_steps
 from viewer.seat_charts import OwnLook, count_bars, rounds_chart, series_look
-from viewer.table import render
 from viewer.ui import T
 
 BOX_COLOUR = "#555555"
 
 
-def replay_step(replay: Replay21, step: int, lang: Lang) -> None:
-    """The table at ``step``, what happened, and this round's log so far."""
-    table, side = st.columns([3, 2])
-    with table:
-        st.markdown(render(replay.table(step, lang)), unsafe_allow_html=True)
-    with side:
-        captions = replay.captions(lang)
-        if step == 0:
-            st.info(T("replay.before"))
-        else:
-            rnd = replay.round_at(step)
-            key = "replay.now" if rnd > 0 else "replay.setup"
-            st.markdown("**" + T(key, version=step, total=len(replay.records), round=rnd) + "**")
-            st.info(captions[step - 1], icon=":material/play_arrow:")
-        st.markdown(f"**{T('replay.log')}**")
-        versions = list(reversed(replay.log(step)))
-        if not versions:
-            st.caption(T("replay.nothing"))
-            return
-        lines = [f"| # | {T('col.what')} |", "|---:|---|"]
-        for v in versions:
-            text = captions[v - 1].replace("|", "\\|")
-            lines.append(f"| **{v}** | :orange-background[**{text}**] |" if v == step
-                         else f"| {v} | {text} |")  # fmt: skip
-        with st.container(height=min(60 + 36 * len(versions), 420), border=False):
-            st.markdown("\n".join(lines))
+def replay_steps(replay: Replay21, lang: Lang) -> list[Step]:
+    """Every step: the table (its counters say what else is public) and what happened."""
+    return build_steps(replay, lang, lambda k: replay.table(k, lang))
 
 
 def chips_chart(replay: Replay21) -> alt.LayerChart:

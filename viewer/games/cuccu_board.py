@@ -1,11 +1,10 @@
 """Cuccù on the drawn table: a replay frame or a seat's view turned into a ``TableDrawing``,
-with the action of the current event drawn as arrows and notes; and the replay's side panels."""
+with the action of the current event drawn as arrows and notes, and the replay's public facts
+beside it (what was revealed this round, the pack)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import streamlit as st
 
 from domain.games.cuccu.cards import rank
 from domain.games.cuccu.events import (
@@ -30,8 +29,7 @@ from domain.games.cuccu.views import MatchView
 from viewer.games.cuccu_captions import card_chip, card_name, card_numeral
 from viewer.games.cuccu_replay import Frame, Replay, SeatRow
 from viewer.i18n import Lang, tr, trn
-from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing, render
-from viewer.ui import N, T
+from viewer.table import PACK, Arrow, CardFace, SeatDrawing, TableDrawing
 
 
 def face(card: str | None, dealt: bool, lang: Lang) -> CardFace:
@@ -126,8 +124,10 @@ def view_drawing(view: MatchView, names: Sequence[str], lang: Lang,
     arrows, notes = action(event, lang)
     deciding = view.pending.seat if view.pending is not None else None
     seats = []
+    shown = {r.seat: r.card for r in view.revealed}  # a revealed hunter or inn is face up
     for info in view.seats:
         card = view.hands[info.seat] if info.seat < len(view.hands) else None
+        card = card if card is not None else shown.get(info.seat)
         found = []
         if view.winner == info.seat:
             found.append(tr(lang, "seat.winner"))
@@ -156,38 +156,12 @@ def view_drawing(view: MatchView, names: Sequence[str], lang: Lang,
     return TableDrawing(tuple(seats), arrows, centre, tr(lang, "table.label"))
 
 
-def draw(table: TableDrawing) -> None:
-    st.markdown(render(table), unsafe_allow_html=True)
-
-
-def current_event(frame: Frame, replay: Replay, lang: Lang) -> None:
-    if frame.event is None:
-        st.info(T("replay.before"))
-        return
-    key = "replay.now" if frame.round > 0 else "replay.setup"
-    st.markdown("**" + T(key, version=frame.step, total=frame.total, round=frame.round) + "**")
-    st.info(replay.captions(lang)[frame.step - 1], icon=":material/play_arrow:")
-
-
-def revealed(frame: Frame, replay: Replay, lang: Lang) -> None:
+def frame_facts(frame: Frame, replay: Replay, lang: Lang) -> str:
+    """What the replay's side shows beside the table: the cards revealed this round, the pack."""
     names = replay.names
     shown = [f"{names[seat]}: {card_chip(card, lang)}" for seat, card in frame.revealed]
-    st.markdown(f"**{T('replay.revealed')}:** " + (" · ".join(shown) or T("replay.nothing")))
-    st.caption(T("replay.pack", left=N("count.cards", frame.pack_left), discard=frame.discard))
-
-
-def running_log(frame: Frame, replay: Replay, lang: Lang) -> None:
-    """This round's events so far, the current one highlighted."""
-    st.markdown(f"**{T('replay.log')}**")
-    if not frame.log:
-        st.caption(T("replay.nothing"))
-        return
-    captions = replay.captions(lang)
-    versions = list(reversed(frame.log))  # newest first, so the current event is on top
-    lines = [f"| # | {T('col.what')} |", "|---:|---|"]
-    for v in versions:
-        text = captions[v - 1].replace("|", "\\|")
-        lines.append(f"| **{v}** | :orange-background[**{text}**] |" if v == frame.step
-                     else f"| {v} | {text} |")  # fmt: skip
-    with st.container(height=min(60 + 36 * len(versions), 420), border=False):
-        st.markdown("\n".join(lines))
+    listed = " · ".join(shown) or tr(lang, "replay.nothing")
+    revealed = tr(lang, "replay.revealed") + ": " + listed
+    pack = tr(lang, "replay.pack", left=trn(lang, "count.cards", frame.pack_left),
+              discard=frame.discard)  # fmt: skip
+    return f"{revealed}. {pack}"

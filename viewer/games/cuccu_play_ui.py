@@ -14,14 +14,14 @@ import streamlit as st
 
 from domain.games.cuccu.events import ExchangeRequested, InnChoiceMade, Retargeted
 from domain.games.cuccu.views import MatchView
-from viewer import remote
+from viewer import card_table, remote
 from viewer.coach import Advice, advise
 from viewer.games import cuccu_board as board
 from viewer.games.cuccu_captions import caption, card_chip, card_name
 from viewer.games.cuccu_play import Game, act, follow, start
-from viewer.games.steps import seat_names
+from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
-from viewer.ui import N, T, api_url, lang
+from viewer.ui import N, T, api_url, lang, name_input, picked, select
 
 
 def current() -> Game | None:
@@ -59,7 +59,9 @@ def _start_from_form() -> None:
     state = st.session_state
     try:
         state["game"] = start(api_url(), str(state["play_name"]).strip(),
-                              str(state["play_level"]), int(state["play_lives"]))  # fmt: skip
+                              picked("play_level"), int(state["play_lives"]),
+                              opponents(int(state.get("play_seats", 4))))  # fmt: skip
+        state["play_scroll"] = True  # the table and the first choice come into view
     except (remote.ApiError, remote.ApiUnavailable) as error:
         _report(error)
 
@@ -70,14 +72,14 @@ def _how_to_play(expanded: bool) -> None:
 
 
 def new_match_form(levels: tuple[str, ...]) -> None:
-    """Your name, the bots' level and the lives: a new match against three bots."""
+    """Your name, the bots' level, the lives and the seats: a new match against bots."""
     st.info(T("play.intro"))
     _how_to_play(expanded=True)
     with st.form("new_game"):
-        st.text_input(T("play.name"), value="Player", max_chars=40, key="play_name")
-        st.selectbox(T("play.level"), levels, key="play_level",
-                     format_func=lambda x: T(f"level.{x}"))  # fmt: skip
+        name_input("play_name")
+        select(st, T("play.level"), levels, key="play_level", format_func=lambda x: T(f"level.{x}"))
         st.number_input(T("play.lives"), 1, 9, 3, key="play_lives")
+        st.number_input(T("play.seats"), 2, 20, 4, key="play_seats")
         st.form_submit_button(T("play.start"), type="primary", on_click=_start_from_form)
 
 
@@ -193,7 +195,11 @@ def show(game: Game) -> None:
     last = game.seen[-1].event if game.seen else None
     table, side = st.columns([3, 2])
     with table:
-        board.draw(board.view_drawing(view, names, here, last))
+        card_table.table(
+            board.view_drawing(view, names, here, last),
+            key="play",
+            scroll=bool(st.session_state.pop("play_scroll", False)),
+        )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
     with side:

@@ -101,6 +101,9 @@ class Replay(Steps):
         rnd = state.round
         seen = view(state, None)
         hands = rnd.hands if (self.full and rnd is not None) else seen.hands
+        if not self.full:  # a special revealed in play is public: drawn face up
+            shown = {r.seat: r.card for r in seen.revealed}
+            hands = tuple(c if c is not None else shown.get(s) for s, c in enumerate(hands))
         boundary = step == self.last_step or starts_a_command(self.events[step])
         decision = pending(state) if boundary else None
         deciding = decision.seat if decision is not None else None

@@ -13,27 +13,26 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from viewer.card_table import Step
 from viewer.games import cuccu_board as board
 from viewer.games.cuccu_replay import Replay
 from viewer.games.cuccu_stats import REASONS, TALLIES, lives_curve, tallies
 from viewer.i18n import Lang
+from viewer.replay_steps import replay_steps as build_steps
 from viewer.seat_charts import count_bars, rounds_chart, series_look
 from viewer.ui import T
 
 NUDGE = 0.07  # lives units between two seats' lines at the same value
 
 
-def replay_step(replay: Replay, step: int, lang: Lang) -> None:
-    """The table at ``step``, what happened, what was revealed, and the running log."""
-    frame = replay.frame(step)
-    start_lives = replay.states[-1].starting_lives or 3
-    table, side = st.columns([3, 2])
-    with table:
-        board.draw(board.frame_drawing(frame, start_lives, lang))
-    with side:
-        board.current_event(frame, replay, lang)
-        board.revealed(frame, replay, lang)
-        board.running_log(frame, replay, lang)
+def replay_steps(replay: Replay, lang: Lang) -> list[Step]:
+    """Every step: the table, what happened, and what was revealed this round and the pack."""
+    lives = replay.states[-1].starting_lives or 3
+    frames = [replay.frame(k) for k in range(replay.last_step + 1)]
+    return build_steps(
+        replay, lang, lambda k: board.frame_drawing(frames[k], lives, lang),
+        lambda k: board.frame_facts(frames[k], replay, lang),
+    )  # fmt: skip
 
 
 def lives_chart(replay: Replay) -> alt.LayerChart:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from viewer.card_table import Step
 from viewer.i18n import Lang
 
 
@@ -19,8 +20,9 @@ from viewer.i18n import Lang
 class GamePages:
     """One game's parts of the pages; ``replay`` is its ``Presentation.replay``'s."""
 
-    #: Replay: the table at a step, what happened, and the log so far
-    replay_step: Callable[[Any, int, Lang], None]
+    #: Replay: every step of the replay as the card table component shows it (its table, what
+    #: happened, public facts the table does not draw), built once and stepped in the browser
+    replay_steps: Callable[[Any, Lang], list[Step]]
     #: Charts: the game's own counters over the match
     charts: Callable[[Any], None]
     #: Play: the form that starts a match against bots (the opponents' levels offered)
@@ -35,14 +37,14 @@ def _pages() -> dict[str, GamePages]:
 
     return {
         "cuccu": GamePages(
-            replay_step=cuccu_ui.replay_step,
+            replay_steps=cuccu_ui.replay_steps,
             charts=cuccu_ui.charts,
             new_match_form=cuccu_play_ui.new_match_form,
             playing=cuccu_play_ui.current,
             show=cuccu_play_ui.show,
         ),
         "cucco21": GamePages(
-            replay_step=cucco21_ui.replay_step,
+            replay_steps=cucco21_ui.replay_steps,
             charts=cucco21_ui.charts,
             new_match_form=play21_ui.new_game_form,
             playing=play21_ui.current,

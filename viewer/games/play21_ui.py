@@ -8,14 +8,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from viewer import remote
+from viewer import card_table, remote
 from viewer.games import play21
 from viewer.games.cucco21 import caption, card_words, choice_words, view_drawing
 from viewer.games.play21 import Game21
-from viewer.games.steps import seat_names
+from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
-from viewer.table import render
-from viewer.ui import T, api_url, lang
+from viewer.ui import T, api_url, lang, name_input, picked, select
 
 STATE_KEY = "game"  # the same key as Cuccù's game: one game at a time in a browser session
 
@@ -36,11 +35,13 @@ def _start() -> None:
     state = st.session_state
     max_sets = int(state["play21_max_sets"])
     body = play21.request_body(
-        str(state["play_name"]).strip(), str(state["play_level"]), int(state["play21_chips"]),
+        str(state["play_name"]).strip(), picked("play_level"), int(state["play21_chips"]),
         bool(state["play21_powers"]), max_sets or None,
+        opponents(int(state.get("play21_seats", 4))),
     )  # fmt: skip
     try:
         state[STATE_KEY] = play21.start(api_url(), body)
+        state["play_scroll"] = True  # the table and the first choice come into view
     except (remote.ApiError, remote.ApiUnavailable) as error:
         _report(error)
 
@@ -71,11 +72,11 @@ def new_game_form(levels: tuple[str, ...]) -> None:
     st.info(T("play.intro"))
     how_to_play(expanded=True)
     with st.form("new_game21"):
-        st.text_input(T("play.name"), value="Player", max_chars=40, key="play_name")
-        st.selectbox(T("play.level"), levels, key="play_level",
-                     format_func=lambda x: T(f"level.{x}"))  # fmt: skip
+        name_input("play_name")
+        select(st, T("play.level"), levels, key="play_level", format_func=lambda x: T(f"level.{x}"))
         st.number_input(T("c21.play.chips"), 1, 100, 15, key="play21_chips")
         st.number_input(T("c21.play.max_sets"), 0, 50, 2, key="play21_max_sets")
+        st.number_input(T("play.seats"), 2, 12, 4, key="play21_seats")
         st.toggle(T("c21.play.powers"), value=True, key="play21_powers")
         st.form_submit_button(T("play.start"), type="primary", on_click=_start)
 
@@ -141,7 +142,11 @@ def show(game: Game21) -> None:
     last = game.seen[-1].event if game.seen else None
     table, side = st.columns([3, 2])
     with table:
-        st.markdown(render(view_drawing(view, names, here, last)), unsafe_allow_html=True)
+        card_table.table(
+            view_drawing(view, names, here, last),
+            key="play",
+            scroll=bool(st.session_state.pop("play_scroll", False)),
+        )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
     with side:

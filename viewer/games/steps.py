@@ -19,6 +19,16 @@ def seat_names(names: Sequence[str]) -> list[str]:
     return [f"{n} #{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
+#: the bots' names at a Play table, every game's (up to the 19 opponents of a 20-seat table)
+BOT_NAMES = ("Ada", "Bruno", "Chiara", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Lia", "Marco",
+             "Nina", "Oscar", "Paola", "Rino", "Sara", "Tito", "Ugo", "Vera", "Zeno")  # fmt: skip
+
+
+def opponents(seats: int) -> tuple[str, ...]:
+    """The bots' names at a table of ``seats`` (this person and ``seats - 1`` bots)."""
+    return BOT_NAMES[: max(1, min(seats - 1, len(BOT_NAMES)))]
+
+
 @dataclass
 class Steps:
     records: Sequence[Any]
