@@ -91,10 +91,19 @@ def _add_fields(_logger: Any, _name: str, event: EventDict) -> EventDict:
     return event
 
 
+#: the second last stamped, and its text (most lines share their second with the one before)
+_second: tuple[int, str] = (-1, "")
+
+
 def _stamp(created: float) -> str:
     """ISO 8601 in UTC with milliseconds: ``2026-12-01T22:17:27.276Z``."""
-    millis = int(created * 1000) % 1000
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(created)) + f".{millis:03d}Z"
+    global _second
+    whole = int(created)
+    second, text = _second
+    if whole != second:
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _second = (whole, text)
+    return f"{text}.{int(created * 1000) % 1000:03d}Z"
 
 
 def _utc_stamp(_logger: Any, _name: str, event: EventDict) -> EventDict:
