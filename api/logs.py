@@ -112,8 +112,11 @@ def _utc_stamp(_logger: Any, _name: str, event: EventDict) -> EventDict:
     return event
 
 
+_ENCODER = msgspec.json.Encoder(enc_hook=str)
+
+
 def _json(obj: Any, **_kw: Any) -> str:
-    return msgspec.json.encode(obj, enc_hook=str).decode()
+    return _ENCODER.encode(obj).decode()
 
 
 def formatter(json: bool = True) -> logging.Formatter:
@@ -165,19 +168,20 @@ class JsonFormatter(logging.Formatter):
             "event": record.getMessage(),
             "level": record.levelname.lower(),
             "logger": record.name,
+            "timestamp": _stamp(record.created),
         }
-        event["timestamp"] = _stamp(record.created)
         fields = getattr(record, "fields", None)
         if isinstance(fields, dict):
             event.update(fields)
-        _add_request(None, "", event)
+        if CURRENT.get() is not None:
+            _add_request(None, "", event)
         if record.exc_info:
             event["exception"] = self.formatException(record.exc_info)
         elif record.exc_text:
             event["exception"] = record.exc_text
         if record.stack_info:
             event["stack"] = self.formatStack(record.stack_info)
-        return _json(event)
+        return _ENCODER.encode(event).decode()
 
 
 def _colors() -> bool:

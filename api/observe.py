@@ -45,6 +45,9 @@ _SANE_ID = re.compile(rb"[A-Za-z0-9][A-Za-z0-9._:\-]{0,35}")
 #: a match id as the service makes them (a UUID); another path value is not logged
 _MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 _PREFIX = os.urandom(4).hex()
+#: the scope key under which :func:`watch_requests` keeps the answer's status and the time its
+#: last body message was sent (``time.perf_counter``, 0.0 before), for :class:`RouteMetrics`
+ANSWER = "cuccu.answer"
 _counter = itertools.count(1)
 
 
@@ -122,7 +125,8 @@ def watch_requests(app: ASGIApp) -> ASGIApp:
         ctx = RequestContext(rid, *_match_and_seat(scope.get("path", "")))
         token = CURRENT.set(ctx)
         start = time.perf_counter()
-        answer = [500, 0.0]
+        answer: list[Any] = [500, 0.0]
+        scope[ANSWER] = answer  # type: ignore[literal-required]
         header = (b"x-request-id", rid.encode("ascii"))
 
         async def tagged(message: Message) -> None:
@@ -132,7 +136,7 @@ def watch_requests(app: ASGIApp) -> ASGIApp:
                 answer[0] = m["status"]
                 m["headers"] = [*m.get("headers", ()), header]
             elif kind == "http.response.body" and not m.get("more_body", False):
-                answer[1] = time.perf_counter() - start
+                answer[1] = time.perf_counter()
             await send(message)
 
         try:
@@ -149,13 +153,16 @@ def watch_requests(app: ASGIApp) -> ASGIApp:
                     "method": scope.get("method"),
                     "route": route,
                     "status": answer[0],
-                    "duration_ms": round(1000 * (answer[1] or time.perf_counter() - start), 3),
+                    "duration_ms": round(1000 * ((answer[1] or time.perf_counter()) - start), 3),
                 }
                 if ctx.match_id is not None:
                     fields["match_id"] = ctx.match_id
                 if ctx.seat is not None:
                     fields["seat"] = ctx.seat
-                log.handle(request_record(fields))
+                record = request_record(fields)
+                # Logger.handle, without its call to an empty filter list
+                if not log.disabled and (not log.filters or log.filter(record)):
+                    log.callHandlers(record)
 
     return watched
 
@@ -168,9 +175,11 @@ class RouteMetrics(PrometheusMiddleware):
 
     The plugin's own ``__call__`` builds a ``Request`` and looks every metric and label set
     up again for each request; this one remembers, per label set, the functions that add to
-    its series (:func:`api.metrics.adder`, :func:`api.metrics.observer`). Its status is the
-    answer's; a request that raises instead of answering (which the application's exception
-    handlers then answer) is counted with the status of its :class:`ProblemError`, else 500.
+    its series (:func:`api.metrics.adder`, :func:`api.metrics.observer`), and reads the
+    answer's status and end from what :func:`watch_requests` (outside it) recorded, instead
+    of wrapping ``send`` a second time. Its status is the answer's; a request that raises
+    instead of answering (which the application's exception handlers then answer) is counted
+    with the status of its :class:`ProblemError`, else 500.
     """
 
     def __init__(self, app: Any, config: PrometheusConfig) -> None:
@@ -221,35 +230,50 @@ class RouteMetrics(PrometheusMiddleware):
         if path is None:
             path = self._templates[raw] = route_template(raw) or UNKNOWN
         method: str = scope.get("method", "GET")
+        answer: list[Any] | None = scope.get(ANSWER)  # type: ignore[assignment]
+        if answer is None:  # not behind watch_requests: record the answer here
+            answer = [500, 0.0]
+            send = _recording(send, answer)
+        status: int | None = None
         start = time.perf_counter()
-        answer = [500, 0.0]  # status, seconds until the last body message
-
-        async def measured(message: Message) -> None:
-            m: Any = message
-            kind = m["type"]
-            if kind == "http.response.start":
-                answer[0] = m["status"]
-            elif kind == "http.response.body" and not m.get("more_body", False):
-                answer[1] = time.perf_counter() - start
-            await send(message)
-
-        progress = None if path in STREAM_ROUTES else self._in_progress(method, path)
-        if progress is not None:
+        progress = None
+        if path not in STREAM_ROUTES:
+            progress = self._progress.get((method, path)) or self._in_progress(method, path)
             progress(1)
         try:
-            await self.app(scope, receive, measured)
+            await self.app(scope, receive, send)
         except ProblemError as exc:  # the rate limit's 429, answered by Litestar outside
-            answer[0] = exc.status
+            status = exc.status
             raise
         finally:
             if progress is not None:
                 progress(-1)
-            count, timing, errors = self._series(method, path, int(answer[0]))
+            if status is None:
+                status = int(answer[0])
+            series = self._children.get((method, path, status)) or self._series(
+                method, path, status
+            )
+            count, timing, errors = series
             count(1)
             if timing is not None:
-                timing(answer[1] or time.perf_counter() - start)
+                timing((answer[1] or time.perf_counter()) - start)
             if errors is not None:
                 errors(1)
+
+
+def _recording(send: Send, answer: list[Any]) -> Send:
+    """``send``, noting the answer's status and the time its last body message was sent."""
+
+    async def recorded(message: Message) -> None:
+        m: Any = message
+        kind = m["type"]
+        if kind == "http.response.start":
+            answer[0] = m["status"]
+        elif kind == "http.response.body" and not m.get("more_body", False):
+            answer[1] = time.perf_counter()
+        await send(message)
+
+    return recorded
 
 
 # Litestar's AbstractMiddleware wrapped the ``__call__`` of the class above in a check, for
