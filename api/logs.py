@@ -184,6 +184,25 @@ class JsonFormatter(logging.Formatter):
         return _ENCODER.encode(event).decode()
 
 
+class LineHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A ``StreamHandler`` whose ``emit`` writes and flushes the line under the lock that
+    ``Handler.handle`` already holds, without ``flush`` taking it again (three calls fewer
+    for each line, on every request's)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            stream = self.stream
+            stream.write((self.formatter or _PLAIN).format(record) + self.terminator)
+            stream.flush()
+        except RecursionError:  # as StreamHandler.emit does
+            raise
+        except Exception:
+            self.handleError(record)
+
+
+_PLAIN = logging.Formatter()
+
+
 def _colors() -> bool:
     try:
         return sys.stderr.isatty() and "NO_COLOR" not in os.environ
@@ -233,7 +252,7 @@ def log_config(fmt: str, level: str = "info") -> dict[str, Any]:
         },
         "handlers": {
             "cuccu": {
-                "class": "logging.StreamHandler",
+                "class": "api.logs.LineHandler",
                 "formatter": "cuccu",
                 "stream": "ext://sys.stderr",
             }
