@@ -91,10 +91,19 @@ def _add_fields(_logger: Any, _name: str, event: EventDict) -> EventDict:
     return event
 
 
+#: the second last stamped, and its text (most lines share their second with the one before)
+_second: tuple[int, str] = (-1, "")
+
+
 def _stamp(created: float) -> str:
     """ISO 8601 in UTC with milliseconds: ``2026-12-01T22:17:27.276Z``."""
-    millis = int(created * 1000) % 1000
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(created)) + f".{millis:03d}Z"
+    global _second
+    whole = int(created)
+    second, text = _second
+    if whole != second:
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _second = (whole, text)
+    return f"{text}.{int(created * 1000) % 1000:03d}Z"
 
 
 def _utc_stamp(_logger: Any, _name: str, event: EventDict) -> EventDict:
@@ -103,8 +112,11 @@ def _utc_stamp(_logger: Any, _name: str, event: EventDict) -> EventDict:
     return event
 
 
+_ENCODER = msgspec.json.Encoder(enc_hook=str)
+
+
 def _json(obj: Any, **_kw: Any) -> str:
-    return msgspec.json.encode(obj, enc_hook=str).decode()
+    return _ENCODER.encode(obj).decode()
 
 
 def formatter(json: bool = True) -> logging.Formatter:
@@ -156,19 +168,39 @@ class JsonFormatter(logging.Formatter):
             "event": record.getMessage(),
             "level": record.levelname.lower(),
             "logger": record.name,
+            "timestamp": _stamp(record.created),
         }
-        event["timestamp"] = _stamp(record.created)
         fields = getattr(record, "fields", None)
         if isinstance(fields, dict):
             event.update(fields)
-        _add_request(None, "", event)
+        if CURRENT.get() is not None:
+            _add_request(None, "", event)
         if record.exc_info:
             event["exception"] = self.formatException(record.exc_info)
         elif record.exc_text:
             event["exception"] = record.exc_text
         if record.stack_info:
             event["stack"] = self.formatStack(record.stack_info)
-        return _json(event)
+        return _ENCODER.encode(event).decode()
+
+
+class LineHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A ``StreamHandler`` whose ``emit`` writes and flushes the line under the lock that
+    ``Handler.handle`` already holds, without ``flush`` taking it again (three calls fewer
+    for each line, on every request's)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            stream = self.stream
+            stream.write((self.formatter or _PLAIN).format(record) + self.terminator)
+            stream.flush()
+        except RecursionError:  # as StreamHandler.emit does
+            raise
+        except Exception:
+            self.handleError(record)
+
+
+_PLAIN = logging.Formatter()
 
 
 def _colors() -> bool:
@@ -220,7 +252,7 @@ def log_config(fmt: str, level: str = "info") -> dict[str, Any]:
         },
         "handlers": {
             "cuccu": {
-                "class": "logging.StreamHandler",
+                "class": "api.logs.LineHandler",
                 "formatter": "cuccu",
                 "stream": "ext://sys.stderr",
             }

@@ -15,6 +15,7 @@ the variable is set) and whichever process answers ``/metrics`` sums them
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
@@ -107,26 +108,61 @@ REPLICA_READS = Counter(
 )
 
 
-def _cached(metric: Any) -> Callable[..., Any]:
-    """``metric.labels(*values)``, remembered (a label set is looked up once, not per use)."""
-    children: dict[tuple[str, ...], Any] = {}
+def adder(child: Any) -> Callable[[float], None]:
+    """``child.inc`` (a counter's or a gauge's labelled child), without its checks on the way.
 
-    def child(*values: str) -> Any:
+    prometheus_client's ``inc`` checks that the metric is observable, the amount non-negative
+    and an exemplar valid, three Python calls before the one that adds; the callers here add
+    fixed amounts to children they made, so they call the value's own ``inc`` (its lock
+    kept). A client version without that value falls back to the public method.
+    """
+    value: Any = getattr(child, "_value", None)
+    add: Callable[[float], None] = value.inc if hasattr(value, "inc") else child.inc
+    return add
+
+
+def observer(child: Any) -> Callable[[float], None]:
+    """``child.observe`` (a histogram's labelled child), without its checks and its walk over
+    the buckets: the bucket is found by bisection, the sum and that bucket's count added to
+    (what ``observe`` does, without an exemplar). Falls back to ``observe`` as :func:`adder`
+    does."""
+    total = getattr(child, "_sum", None)
+    bounds = getattr(child, "_upper_bounds", None)
+    buckets = getattr(child, "_buckets", None)
+    if not (hasattr(total, "inc") and isinstance(bounds, list) and isinstance(buckets, list)):
+        return child.observe  # type: ignore[no-any-return]
+    add = total.inc  # type: ignore[union-attr]
+    counts = [bucket.inc for bucket in buckets]
+    bounds = list(bounds)  # the last is +Inf: every amount (NaN aside) finds its bucket
+
+    def observe(amount: float) -> None:
+        add(amount)
+        counts[bisect_left(bounds, amount)](1)
+
+    return observe
+
+
+def _cached(metric: Any, use: Callable[[Any], Callable[[float], None]]) -> Callable[..., Any]:
+    """``use(metric.labels(*values))``, remembered (a label set is looked up once, not per
+    use)."""
+    children: dict[tuple[str, ...], Callable[[float], None]] = {}
+
+    def child(*values: str) -> Callable[[float], None]:
         found = children.get(values)
         if found is None:
-            found = children[values] = metric.labels(*values)
+            found = children[values] = use(metric.labels(*values))
         return found
 
     return child
 
 
-_commands = _cached(COMMANDS)
-_retries = _cached(OCC_RETRIES)
-_replays = _cached(REPLAYS)
-_bot_turns = _cached(BOT_TURNS)
-_seals = _cached(SEALS)
-_store_errors = _cached(STORE_ERRORS)
-_replica_reads = _cached(REPLICA_READS)
+_commands = _cached(COMMANDS, adder)
+_retries = _cached(OCC_RETRIES, adder)
+_replays = _cached(REPLAYS, adder)
+_bot_turns = _cached(BOT_TURNS, observer)
+_seals = _cached(SEALS, adder)
+_store_errors = _cached(STORE_ERRORS, adder)
+_replica_reads = _cached(REPLICA_READS, adder)
 
 #: problem slugs that are the version lock's refusals
 CONFLICTS = frozenset({"stale-version", "conflict"})
@@ -135,35 +171,35 @@ CONFLICTS = frozenset({"stale-version", "conflict"})
 def command_answered(game: str | None, problem: str | None = None) -> None:
     """One command answered: ``problem`` None for a success, else its problem type's slug."""
     if problem is None:
-        _commands(game or UNKNOWN, "ok", "").inc()
+        _commands(game or UNKNOWN, "ok", "")(1)
     elif problem in CONFLICTS:
-        _commands(game or UNKNOWN, "conflict", problem).inc()
+        _commands(game or UNKNOWN, "conflict", problem)(1)
     else:
-        _commands(game or UNKNOWN, "refused", problem).inc()
+        _commands(game or UNKNOWN, "refused", problem)(1)
 
 
 def retried(operation: str) -> None:
-    _retries(operation).inc()
+    _retries(operation)(1)
 
 
 def replayed(operation: str) -> None:
-    _replays(operation).inc()
+    _replays(operation)(1)
 
 
 def bot_turns(where: str, seconds: float) -> None:
-    _bot_turns(where).observe(seconds)
+    _bot_turns(where)(seconds)
 
 
 def sealed(kind: str = "final") -> None:
-    _seals(kind).inc()
+    _seals(kind)(1)
 
 
 def store_error(error: str) -> None:
-    _store_errors(error).inc()
+    _store_errors(error)(1)
 
 
 def replica_read(served_by: str) -> None:
-    _replica_reads(served_by).inc()
+    _replica_reads(served_by)(1)
 
 
 def route_template(template: str) -> str:

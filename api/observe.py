@@ -24,6 +24,8 @@ import itertools
 import logging
 import os
 import re
+import sys
+import threading
 import time
 from typing import Any
 
@@ -33,7 +35,7 @@ from litestar.plugins.prometheus.middleware import PrometheusMiddleware
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.logs import CURRENT, RequestContext
-from api.metrics import REQUEST_BUCKETS, STREAM_ROUTES, UNKNOWN, route_template
+from api.metrics import REQUEST_BUCKETS, STREAM_ROUTES, UNKNOWN, adder, observer, route_template
 from api.problems import ProblemError
 
 log = logging.getLogger("cuccu.request")
@@ -43,6 +45,9 @@ _SANE_ID = re.compile(rb"[A-Za-z0-9][A-Za-z0-9._:\-]{0,35}")
 #: a match id as the service makes them (a UUID); another path value is not logged
 _MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 _PREFIX = os.urandom(4).hex()
+#: the scope key under which :func:`watch_requests` keeps the answer's status and the time its
+#: last body message was sent (``time.perf_counter``, 0.0 before), for :class:`RouteMetrics`
+ANSWER = "cuccu.answer"
 _counter = itertools.count(1)
 
 
@@ -71,6 +76,40 @@ def _match_and_seat(path: str) -> tuple[str | None, int | None]:
     return parts[2], seat
 
 
+#: what every request line's record holds but its time and fields (``logging.LogRecord``'s
+#: attributes, for any formatter; ``taskName`` is Python 3.12's)
+_RECORD: dict[str, Any] = {
+    "name": log.name, "msg": "request", "args": (), "levelname": "INFO",
+    "levelno": logging.INFO, "pathname": "", "filename": "", "module": "", "exc_info": None,
+    "exc_text": None, "stack_info": None, "lineno": 0, "funcName": None, "thread": None,
+    "threadName": None, "processName": None, "process": None, "taskName": None,
+}  # fmt: skip
+
+
+def request_record(fields: dict[str, Any]) -> logging.LogRecord:
+    """The record of one request line, made directly: ``Logger.info`` would look its caller
+    up in the stack, and ``LogRecord.__init__`` derive a file and module name from it, for a
+    line that shows neither (together half of what a line cost beside its formatting). The
+    thread and process are filled in as ``logging``'s switches ask (api.logs turns them off)."""
+    record = logging.LogRecord.__new__(logging.LogRecord)
+    attrs = record.__dict__
+    attrs.update(_RECORD)
+    now = time.time()
+    attrs["created"] = now
+    attrs["msecs"] = int((now - int(now)) * 1000) + 0.0
+    attrs["relativeCreated"] = (now - logging._startTime) * 1000  # type: ignore[attr-defined]
+    if logging.logThreads:
+        attrs["thread"] = threading.get_ident()
+        attrs["threadName"] = threading.current_thread().name
+    if logging.logProcesses:
+        attrs["process"] = os.getpid()
+    if logging.logMultiprocessing:
+        mp = sys.modules.get("multiprocessing")
+        attrs["processName"] = mp.current_process().name if mp is not None else "MainProcess"
+    attrs["fields"] = fields
+    return record
+
+
 def watch_requests(app: ASGIApp) -> ASGIApp:
     """Request ids, the request context of log records, and one log line per request, around
     the whole application (``Litestar.asgi_handler``, where Litestar itself puts its CORS and
@@ -86,7 +125,8 @@ def watch_requests(app: ASGIApp) -> ASGIApp:
         ctx = RequestContext(rid, *_match_and_seat(scope.get("path", "")))
         token = CURRENT.set(ctx)
         start = time.perf_counter()
-        answer = [500, 0.0]
+        answer: list[Any] = [500, 0.0]
+        scope[ANSWER] = answer  # type: ignore[literal-required]
         header = (b"x-request-id", rid.encode("ascii"))
 
         async def tagged(message: Message) -> None:
@@ -96,7 +136,7 @@ def watch_requests(app: ASGIApp) -> ASGIApp:
                 answer[0] = m["status"]
                 m["headers"] = [*m.get("headers", ()), header]
             elif kind == "http.response.body" and not m.get("more_body", False):
-                answer[1] = time.perf_counter() - start
+                answer[1] = time.perf_counter()
             await send(message)
 
         try:
@@ -113,19 +153,16 @@ def watch_requests(app: ASGIApp) -> ASGIApp:
                     "method": scope.get("method"),
                     "route": route,
                     "status": answer[0],
-                    "duration_ms": round(1000 * (answer[1] or time.perf_counter() - start), 3),
+                    "duration_ms": round(1000 * ((answer[1] or time.perf_counter()) - start), 3),
                 }
                 if ctx.match_id is not None:
                     fields["match_id"] = ctx.match_id
                 if ctx.seat is not None:
                     fields["seat"] = ctx.seat
-                # the record made directly: Logger.info would look its caller up in the stack
-                # (a quarter of a line's cost), for a file and line no line shows
-                log.handle(
-                    log.makeRecord(
-                        log.name, logging.INFO, "", 0, "request", (), None, extra={"fields": fields}
-                    )
-                )
+                record = request_record(fields)
+                # Logger.handle, without its call to an empty filter list
+                if not log.disabled and (not log.filters or log.filter(record)):
+                    log.callHandlers(record)
 
     return watched
 
@@ -137,15 +174,20 @@ class RouteMetrics(PrometheusMiddleware):
     """The plugin's middleware, per route template, with streams kept apart.
 
     The plugin's own ``__call__`` builds a ``Request`` and looks every metric and label set
-    up again for each request; this one remembers them per label set. Its status is the
-    answer's; a request that raises instead of answering (which the application's exception
-    handlers then answer) is counted with the status of its :class:`ProblemError`, else 500.
+    up again for each request; this one remembers, per label set, the functions that add to
+    its series (:func:`api.metrics.adder`, :func:`api.metrics.observer`), and reads the
+    answer's status and end from what :func:`watch_requests` (outside it) recorded, instead
+    of wrapping ``send`` a second time. Its status is the answer's; a request that raises
+    instead of answering (which the application's exception handlers then answer) is counted
+    with the status of its :class:`ProblemError`, else 500.
     """
 
     def __init__(self, app: Any, config: PrometheusConfig) -> None:
         super().__init__(app, config)
         self._templates: dict[str, str] = {}
+        # per (method, path, status): add to the count, observe a duration, add to the errors
         self._children: dict[tuple[str, str, int], tuple[Any, Any, Any]] = {}
+        # per (method, path): add to the in-progress gauge
         self._progress: dict[tuple[str, str], Any] = {}
 
     def _series(self, method: str, path: str, status: int) -> tuple[Any, Any, Any]:
@@ -158,10 +200,12 @@ class RouteMetrics(PrometheusMiddleware):
             }  # fmt: skip
             values = list(labels.values())
             found = (
-                self.request_count(labels).labels(*values),
+                adder(self.request_count(labels).labels(*values)),
                 # a stream has no duration series at all (not even an empty one)
-                None if path in STREAM_ROUTES else self.request_time(labels).labels(*values),
-                self.requests_error_count(labels).labels(*values) if status >= 500 else None,
+                None
+                if path in STREAM_ROUTES
+                else observer(self.request_time(labels).labels(*values)),
+                adder(self.requests_error_count(labels).labels(*values)) if status >= 500 else None,
             )
             self._children[key] = found
         return found
@@ -173,47 +217,70 @@ class RouteMetrics(PrometheusMiddleware):
                 "method": method, "path": path, "status_code": 200,
                 "app_name": self._config.app_name,
             }  # fmt: skip
-            found = self.requests_in_progress(labels).labels(*labels.values())
+            found = adder(self.requests_in_progress(labels).labels(*labels.values()))
             self._progress[(method, path)] = found
         return found
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _measure(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:  # the plugin's scopes (PROMETHEUS): HTTP only
+            await self.app(scope, receive, send)
+            return
         raw = scope.get("path_template") or ""
         path = self._templates.get(raw)
         if path is None:
             path = self._templates[raw] = route_template(raw) or UNKNOWN
-        method: str = scope.get("method", "GET")  # type: ignore[assignment]
-        stream = path in STREAM_ROUTES
+        method: str = scope.get("method", "GET")
+        answer: list[Any] | None = scope.get(ANSWER)  # type: ignore[assignment]
+        if answer is None:  # not behind watch_requests: record the answer here
+            answer = [500, 0.0]
+            send = _recording(send, answer)
+        status: int | None = None
         start = time.perf_counter()
-        answer = [500, 0.0]  # status, seconds until the last body message
-
-        async def measured(message: Message) -> None:
-            m: Any = message
-            kind = m["type"]
-            if kind == "http.response.start":
-                answer[0] = m["status"]
-            elif kind == "http.response.body" and not m.get("more_body", False):
-                answer[1] = time.perf_counter() - start
-            await send(message)
-
-        progress = None if stream else self._in_progress(method, path)
-        if progress is not None:
-            progress.inc()
+        progress = None
+        if path not in STREAM_ROUTES:
+            progress = self._progress.get((method, path)) or self._in_progress(method, path)
+            progress(1)
         try:
-            await self.app(scope, receive, measured)
+            await self.app(scope, receive, send)
         except ProblemError as exc:  # the rate limit's 429, answered by Litestar outside
-            answer[0] = exc.status
+            status = exc.status
             raise
         finally:
             if progress is not None:
-                progress.dec()
-            status = int(answer[0])
-            count, timing, errors = self._series(method, path, status)
-            count.inc()
+                progress(-1)
+            if status is None:
+                status = int(answer[0])
+            series = self._children.get((method, path, status)) or self._series(
+                method, path, status
+            )
+            count, timing, errors = series
+            count(1)
             if timing is not None:
-                timing.observe(answer[1] or time.perf_counter() - start)
+                timing((answer[1] or time.perf_counter()) - start)
             if errors is not None:
-                errors.inc()
+                errors(1)
+
+
+def _recording(send: Send, answer: list[Any]) -> Send:
+    """``send``, noting the answer's status and the time its last body message was sent."""
+
+    async def recorded(message: Message) -> None:
+        m: Any = message
+        kind = m["type"]
+        if kind == "http.response.start":
+            answer[0] = m["status"]
+        elif kind == "http.response.body" and not m.get("more_body", False):
+            answer[1] = time.perf_counter()
+        await send(message)
+
+    return recorded
+
+
+# Litestar's AbstractMiddleware wrapped the ``__call__`` of the class above in a check, for
+# every request, of the scope type, exclusion patterns and opt keys (a quarter of what this
+# middleware cost); this configuration has none of the last two, and ``_measure`` checks the
+# scope type itself.
+RouteMetrics.__call__ = RouteMetrics._measure  # type: ignore[method-assign,assignment]
 
 
 PROMETHEUS = PrometheusConfig(

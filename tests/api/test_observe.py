@@ -142,3 +142,24 @@ def test_a_json_line_is_one_object_with_the_requests_context() -> None:
 def test_a_text_line_reads_as_text() -> None:
     line = formatter(json=False).format(_record("signing is off"))
     assert "signing is off" in line and not line.startswith("{")
+
+
+async def test_route_metrics_measure_on_their_own_too() -> None:
+    """Without watch_requests around it (which records the answer for it), the metrics
+    middleware records the status and duration itself."""
+    from api.observe import PROMETHEUS, RouteMetrics
+
+    async def answer(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 503, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}", "more_body": False})
+
+    async def sink(message: Any) -> None:
+        return None
+
+    labels = {"method": "GET", "path": "/alone/{x}", "app_name": "cuccu", "status_code": "503"}
+    before = _value("cuccu_http_requests_total", **labels)
+    scope = {"type": "http", "method": "GET", "path": "/alone/1", "path_template": "/alone/{x:int}"}
+    await RouteMetrics(answer, PROMETHEUS)(scope, None, sink)  # type: ignore[arg-type]
+    assert _value("cuccu_http_requests_total", **labels) == before + 1
+    assert _value("cuccu_http_requests_error_total", **labels) == 1
+    assert _value("cuccu_http_request_duration_seconds_count", **labels) == 1
