@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,18 @@ HOW_TO = (
 
 def _connect(url: URL) -> Any:
     return admin_connection(url, connect_timeout=3)  # fail fast when no server answers
+
+
+@pytest.fixture(autouse=True)
+def _main_module_kept() -> Iterator[None]:
+    """Put back the ``__main__`` module a test replaced. Streamlit's AppTest runs a page as
+    ``sys.modules["__main__"]`` and leaves it there; a bot pool started later in the same
+    process (an xdist worker runs many files) then launches its workers with that page as
+    their main script, and every expert table answers 500."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None and sys.modules.get("__main__") is not main:
+        sys.modules["__main__"] = main
 
 
 @dataclass
