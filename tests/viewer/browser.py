@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,6 +63,28 @@ def _read_urls(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str,
     return api, viewer
 
 
+def _drain(proc: subprocess.Popen[str]) -> None:
+    assert proc.stdout is not None
+    try:
+        for _ in proc.stdout:
+            pass
+    except (OSError, ValueError):  # closed by stop()
+        pass
+
+
+def open_app(page: Page, url: str) -> None:
+    """``page.goto(url)``, and once more if the app has not drawn its sidebar within 30 s (a
+    first load of Streamlit's scripts on a loaded machine has been seen never to finish)."""
+    for attempt in (1, 2):
+        page.goto(url)
+        try:
+            page.locator('[data-testid="stSidebar"]').wait_for(timeout=30_000)
+            return
+        except Exception:
+            if attempt == 2:
+                raise
+
+
 @contextmanager
 def cuccu_run(database: Path) -> Iterator[tuple[Api, str]]:
     """`cuccu run` (the API and its viewer) on free ports and a fresh SQLite file."""
@@ -74,6 +97,9 @@ def cuccu_run(database: Path) -> Iterator[tuple[Api, str]]:
         api_url, viewer_url = _read_urls(proc)
         wait_http(f"{api_url}/health", proc)
         wait_http(f"{viewer_url}/_stcore/health", proc)
+        # keep reading what the two servers print: a pipe nobody reads fills up, and then a
+        # server blocks on its next line (a page that never loads)
+        threading.Thread(target=_drain, args=(proc,), daemon=True).start()
         yield Api(api_url), viewer_url
     finally:
         stop(proc)

@@ -13,7 +13,7 @@ import httpx
 from playwright.sync_api import expect
 
 from domain.audit import audit, chain, to_ndjson
-from tests.viewer.browser import choose_language, main_text, settle
+from tests.viewer.browser import choose_language, main_text, open_app, settle
 from tests.viewer.support import Api
 from viewer.games.cucco21 import bot_game21
 from viewer.games.play21 import request_body
@@ -125,7 +125,7 @@ def test_rules_of_cucco21_follow_the_one_language_setting(
 
 def test_play_offers_cucco21_with_its_own_options(service: tuple[Api, str], page: Page) -> None:
     _, viewer = service
-    page.goto(f"{viewer}/play")
+    open_app(page, f"{viewer}/play")
     page.get_by_text("Cucco 21", exact=True).click()
     for label in ("Starting chips", "Sets at most (0: until a bankruptcy)"):
         expect(page.get_by_label(label)).to_be_visible()
@@ -146,9 +146,12 @@ def test_play_a_cucco21_game_against_bots(service: tuple[Api, str], page: Page) 
     probe = httpx.post(f"{api.base}/matches", json=request_body("probe", "basic", 3, True, 1),
                        timeout=30)  # fmt: skip
     assert probe.status_code == 201, probe.text  # the API hosts Cucco 21
-    page.goto(f"{viewer}/play")
+    open_app(page, f"{viewer}/play")
     page.get_by_text("Cucco 21", exact=True).click()
     expect(page.get_by_label("Starting chips")).to_be_visible()  # Cucco 21's own form is drawn
+    # the run that draws it must end first: until then the Start button on screen may still be
+    # Cuccù's form's, from the run before the switch, and clicking it starts a Cuccù match
+    settle(page)
     page.get_by_role("button", name="Start a match").click()
     expect(page.get_by_text(re.compile(r"^Game \w{8} · set 1"))).to_be_visible()
     settle(page)

@@ -147,11 +147,13 @@ def test_play_explains_each_choice_and_the_coach_gives_its_odds(
     count = choices.count()
     assert count >= 2
     text = main_text(page)
-    if "to exchange" in text:  # a turn: the button names whom you would ask
-        asked = re.search(r"Ask (\w+) to exchange", text)
-        assert asked is not None and f"Ask {asked.group(1)} to swap" in text
+    # what the choices' buttons say (the card table's own words are in the page's text too)
+    labels = " | ".join(choices.nth(i).inner_text() for i in range(count))
+    asked = re.search(r"Ask (\w+) to exchange", labels)
+    if asked is not None:  # a turn: the button names whom you would ask
+        assert f"Ask {asked.group(1)} to swap" in text
         assert "Your turn ends" in text
-    elif "Exchange with the pack" in text:  # the dealer's turn: what the pack swap means
+    elif "Exchange with the pack" in labels:  # the dealer's turn: what the pack swap means
         assert "bottom card of the pack, unseen" in text and "you are the dealer" in text
     else:  # asked while holding the inn: what accepting and refusing cost
         assert "you lose a life in their place" in text and "No promise" in text
