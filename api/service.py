@@ -82,30 +82,16 @@ class MatchReader(Protocol):
     ) -> list[MatchRecord]: ...
 
 
-class MatchStore(Protocol):
+class MatchStore(MatchReader, Protocol):
     """What the service needs of a store: ``api.store.EventStore`` on a database, or the
-    in-memory fake of the service tests (tests/service/fakes.py)."""
+    in-memory fake of the service tests (tests/service/fakes.py); its reads are
+    :class:`MatchReader`'s."""
 
     notifier: Notifier
 
     @property
     def replica(self) -> MatchReader | None:
         """A store on a read replica (``CUCCU_READ_DATABASE_URL``), or None."""
-
-    async def get_match(self, match_id: str) -> MatchRecord | None: ...
-
-    async def load(
-        self, match_id: str, after: int = 0, limit: int | None = None
-    ) -> list[StoredEvent]: ...
-
-    async def list_matches(
-        self,
-        *,
-        status: str | None = None,
-        before: tuple[dt.datetime, str] | None = None,
-        limit: int = 20,
-        open_seats: bool | None = None,
-    ) -> list[MatchRecord]: ...
 
     async def seat_for_token(self, token_sha256: str) -> tuple[str, int] | None: ...
 
