@@ -205,3 +205,31 @@ def test_play_draws_a_revealed_special_face_up() -> None:
         if found:
             return
     pytest.fail("no seeded match revealed a special to check")
+
+
+def _pack_count(drawing: TableDrawing) -> int:
+    """The number of cards the table says are left in the pack (its centre: "pack", "N cards")."""
+    (number,) = re.findall(r"\d+", drawing.centre[1])
+    return int(number)
+
+
+@pytest.mark.parametrize("seed", [3, 9])
+def test_play_and_replay_count_the_same_pack_between_rounds_and_at_the_end(seed: int) -> None:
+    """Issue 20, problem 9: the final table said 40 cards in Play and 38 in Replay. The last
+    round's cards lie face up on the table until the next shuffle, so both say 40 less them."""
+    events = bot_match(seed)
+    replay = Replay(chain(events))
+    state = initial_state()
+    checked = 0
+    for step, event in enumerate(events, 1):
+        state = evolve(state, event)
+        if state.status not in ("between_rounds", "over"):
+            continue
+        seen = view(state, 0)
+        play = view_drawing(seen, [f"P{s}" for s in range(4)], "en")
+        frame = replay.frame(step)
+        shown = sum(1 for card in seen.hands if card is not None)
+        assert _pack_count(play) == _pack_count(frame_drawing(frame, 3, "en")) == frame.pack_left
+        assert _pack_count(play) + shown + frame.discard == 40, (step, shown, frame.discard)
+        checked += 1
+    assert state.status == "over" and checked > 1

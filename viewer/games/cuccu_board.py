@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.games.cuccu.cards import rank
+from domain.games.cuccu.cards import CARDS, rank
 from domain.games.cuccu.events import (
     CardRevealed,
     CardsExchanged,
@@ -151,8 +151,9 @@ def view_drawing(view: MatchView, names: Sequence[str], lang: Lang,
             deciding=deciding == info.seat, faded=info.lives == 0 and not info.dead,
             note=notes.get(info.seat, ""),
         ))  # fmt: skip
-    left = 40 - view.cards_drawn if view.status == "in_round" else 40
-    centre = (tr(lang, "table.pack"), trn(lang, "count.cards", max(0, left)))
+    # the cards of the last round stay on the table until the next shuffle (its scoring reveal
+    # and, once the match is over, the final table): they are not back in the pack yet
+    centre = (tr(lang, "table.pack"), trn(lang, "count.cards", len(CARDS) - view.cards_drawn))
     return TableDrawing(tuple(seats), arrows, centre, tr(lang, "table.label"))
 
 

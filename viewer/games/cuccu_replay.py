@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from domain.games.cuccu.cards import CARDS
 from domain.games.cuccu.events import (
     DealerKept,
     Event,
@@ -134,7 +135,7 @@ class Replay(Steps):
             event=event,
             rows=rows,
             revealed=self._revealed(rnd.revealed if rnd is not None else (), log),
-            pack_left=(rnd.bottom - rnd.top + 1) if rnd is not None else 40,
+            pack_left=(rnd.bottom - rnd.top + 1) if rnd is not None else len(CARDS),
             discard=len(rnd.discard) if rnd is not None else 0,
             log=log,
         )
