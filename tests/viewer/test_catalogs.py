@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import string
 from pathlib import Path
 
@@ -11,7 +12,11 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from domain.games import GAMES, NOT_YET_HOSTED
+from domain.games.cucco21.events import Asked, Traded
+from viewer.games import cucco21
 from viewer.i18n import LANGS, LOCALES, tr, trn
+from viewer.rules import rules_text
 
 VIEWER = Path(__file__).resolve().parents[2] / "viewer"
 
@@ -79,3 +84,30 @@ def test_a_check_count_agrees_with_its_number() -> None:
 
 def test_an_unknown_key_reads_as_itself() -> None:
     assert tr("fr", "no.such.key") == "no.such.key"
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_cucco21_arrows_use_the_log_s_verb(lang: str) -> None:
+    """Issue 20, problem 10: the arrow said "asks to exchange" while the log said "asks … to
+    trade"; each word of an arrow's label is in the log's sentence for the same event."""
+    names = ["Ann", "Bob"]
+    for event in (Asked(seat=0, target=1), Traded(asker=0, target=1, asker_gets=None,
+                                                     target_gets=None)):  # fmt: skip
+        (arrow,), _ = cucco21.action(event, lang)
+        sentence = cucco21.caption(event, names, lang)
+        for word in arrow.label.split():
+            assert word in sentence, (arrow.label, sentence)
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_the_dealer_has_one_name_in_the_ui_and_in_every_game_s_rules(lang: str) -> None:
+    """Issue 20, problem 10: the Portuguese UI said "dealer" and its rules "carteador"."""
+    word = tr(lang, "seat.dealer").lower()
+    for game in (*GAMES, *(game.name for game in NOT_YET_HOSTED)):
+        assert word in rules_text(game, lang).lower(), game
+    if lang != "en":  # the English word is not left in another language's texts
+        texts = [message.string for message in _catalog(lang) if message.id]
+        for text in texts:
+            assert "dealer" not in re.sub(r"\{dealer\}", "", str(text)).lower(), text
+        for game in (*GAMES, *(game.name for game in NOT_YET_HOSTED)):
+            assert "dealer" not in rules_text(game, lang).lower(), game

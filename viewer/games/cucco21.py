@@ -165,13 +165,13 @@ def action(event: Event | None, lang: Lang) -> tuple[tuple[Arrow, ...], dict[int
 
     match event:
         case Asked(seat=seat, target=target):
-            return (Arrow(seat, target, "ask", say("act.ask")),), {}
+            return (Arrow(seat, target, "ask", say("c21.act.ask")),), {}
         case Refused(seat=seat, asker=asker):
             return (Arrow(seat, asker, "refused", say("act.refused")),), {}
         case SentOn(seat=seat, asker=asker):
             return (Arrow(seat, asker, "skip", say("c21.act.sent_on")),), {}
         case Traded(asker=asker, target=target):
-            return (Arrow(asker, target, "swap", say("act.swap")),), {}
+            return (Arrow(asker, target, "swap", say("c21.act.trade")),), {}
         case DeckDiscarded(seat=seat):
             return (Arrow(seat, PACK, "pack", say("c21.act.discards")),), {}
         case CardDrawn(seat=seat):
