@@ -236,3 +236,38 @@ def test_after_start_the_table_and_the_first_choice_are_in_view(
     expect(choice).to_be_visible()
     box = choice.bounding_box()
     assert box is not None and box["y"] + box["height"] <= viewport["height"] * 1.15, box
+
+
+# 11 --------------------------------------------------------------------------------------------
+
+# the log's two columns' widths, the table's, and whether any sentence runs past the log's edge
+LOG_MEASURE = """() => {
+    const log = document.querySelector('.cuccu-log');
+    const [number, text] = [...log.querySelectorAll('thead th')].map(c => c.clientWidth);
+    const cells = [...log.querySelectorAll('td.cuccu-log-text')];
+    return {number, text, width: log.clientWidth, overflow: log.scrollWidth > log.clientWidth,
+            lines: Math.max(...cells.map(c => Math.round(c.clientHeight / 20)))};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 900}, PHONE],
+                         ids=["desktop", "phone"])  # fmt: skip
+def test_plays_log_gives_its_sentences_the_width_and_wraps_them(
+    service: tuple[Api, str], sized: Any, viewport: dict[str, int]
+) -> None:
+    """Issue 20, problem 11: the log's "#" column took ~40 % of a desktop window, and on a
+    phone its sentences ran off the edge instead of wrapping."""
+    _, viewer = service
+    page = sized(viewport)
+    page.goto(f"{viewer}/play")
+    settle(page)
+    page.get_by_role("button", name="Start a match").click()
+    expect(page.locator(".cuccu-log td.cuccu-log-text").first).to_be_visible()
+    settle(page)
+    found = page.evaluate(LOG_MEASURE)
+    assert found["number"] < 0.1 * found["width"], found
+    assert found["text"] > 0.85 * found["width"], found
+    assert not found["overflow"], found
+    if viewport is PHONE:  # "The match begins: 4 seats with 3 lives each; … deals first."
+        assert found["lines"] >= 2, found
+    expect(page.locator(".cuccu-log")).to_contain_text("The match begins")

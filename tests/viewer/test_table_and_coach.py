@@ -18,6 +18,7 @@ from domain.games.cuccu.state import MatchState, initial_state
 from domain.games.cuccu.views import view
 from domain.seats import SeatSpec
 from viewer.coach import advise
+from viewer.event_log import log_html
 from viewer.games.cuccu import bot_match
 from viewer.games.cuccu_board import action, frame_drawing, view_drawing
 from viewer.games.cuccu_captions import card_numeral
@@ -233,3 +234,11 @@ def test_play_and_replay_count_the_same_pack_between_rounds_and_at_the_end(seed:
         assert _pack_count(play) + shown + frame.discard == 40, (step, shown, frame.discard)
         checked += 1
     assert state.status == "over" and checked > 1
+
+
+def test_plays_log_shows_a_typed_name_as_typed() -> None:
+    """The log is HTML now: a seat's name is whatever a player typed, and reads as typed."""
+    page = log_html([(7, "<b>Zed</b> & Co keeps their card."), (6, "Round 1 starts.")],
+                    heading="What happened")  # fmt: skip
+    assert "&lt;b&gt;Zed&lt;/b&gt; &amp; Co keeps their card." in page and "<b>" not in page
+    assert page.index(">7<") < page.index(">6<")  # the caller's order: newest first

@@ -9,13 +9,13 @@ of the risk of each, from this seat's view only.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from domain.games.cuccu.events import ExchangeRequested, InnChoiceMade, Retargeted
 from domain.games.cuccu.views import MatchView
 from viewer import card_table, remote
 from viewer.coach import Advice, advise
+from viewer.event_log import event_log
 from viewer.games import cuccu_board as board
 from viewer.games.cuccu_captions import caption, card_chip, card_name
 from viewer.games.cuccu_play import Game, act, follow, start
@@ -181,9 +181,7 @@ def _log(game: Game, names: list[str]) -> None:
     st.markdown(f"**{T('play.seen')}**")
     here = lang()
     recent = list(reversed(game.seen[-40:]))
-    st.dataframe(pd.DataFrame({"#": [e.version for e in recent],
-                               T("col.what"): [caption(e.event, names, here) for e in recent]}),
-                 hide_index=True, height=min(38 + 35 * len(recent), 300))  # fmt: skip
+    event_log([(e.version, caption(e.event, names, here)) for e in recent], heading=T("col.what"))
 
 
 def show(game: Game) -> None:
