@@ -58,6 +58,7 @@ class Standing(msgspec.Struct, frozen=True):
     status: str
     standing: tuple[int, ...]
     winners: tuple[int, ...]
+    #: the rounds dealt so far, the one in play included
     rounds: int
     version: int
     seats: tuple[SeatSpec, ...]

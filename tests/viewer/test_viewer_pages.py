@@ -319,6 +319,35 @@ def test_matches_lists_filters_and_opens_a_match(api: Api) -> None:
     assert f"Open: {second[:8]}" in texts(at) and table_data(at)["start"] == 0
 
 
+def test_matches_ties_each_score_to_its_player_and_counts_the_round_in_play(api: Api) -> None:
+    """Issue 20, problem 11: the scores were bare numbers ("3 3 3 3") beside the names, and a
+    Cuccù match in its first round said 0 rounds (Cucco 21 said 1)."""
+    finished = api.bot_match(14, ("Ann", "Bob", "Cy", "Di"))
+    seats = [{"name": "Zed", "kind": "human"}] + [
+        {"name": f"B{i}", "kind": "bot", "bot_level": "basic"} for i in range(3)
+    ]
+    playing = {
+        game: httpx.post(f"{api.base}/matches", json={"seats": seats, "game": game},
+                         timeout=30).json()["match_id"]
+        for game in ("cuccu", "cucco21")
+    }  # fmt: skip
+    at = open_page("matches", api_url=api.base)
+    table = at.dataframe[0].value
+    assert "Players (lives or chips)" in table.columns and "Seats" not in table.columns
+    row = table.loc[table["Match"] == finished[:8]].iloc[0]
+    lives = [s["lives"] for s in httpx.get(f"{api.base}/matches/{finished}", timeout=30)
+             .json()["view"]["seats"]]  # fmt: skip
+    assert row["Players (lives or chips)"] == " · ".join(
+        f"{name} {n}" for name, n in zip(("Ann", "Bob", "Cy", "Di"), lives, strict=True)
+    )
+    cuccu = table.loc[table["Match"] == playing["cuccu"][:8]].iloc[0]
+    cucco21 = table.loc[table["Match"] == playing["cucco21"][:8]].iloc[0]
+    assert cuccu["Status"] == cucco21["Status"] == "in progress"
+    assert cuccu["Rounds"] == cucco21["Rounds"] == 1  # round 1 is being played in both
+    assert cuccu["Players (lives or chips)"] == "Zed 3 · B0 3 · B1 3 · B2 3"
+    assert cucco21["Players (lives or chips)"].startswith("Zed ")
+
+
 def test_a_finished_match_opens_by_link(api: Api) -> None:
     match_id = api.bot_match(13)
     at = AppTest.from_file(APP, default_timeout=60)

@@ -50,10 +50,15 @@ def _keep(match: dict[str, Any], status: str, name: str, rounds: int) -> bool:
     return int(match.get("rounds", 0)) >= rounds
 
 
-def _counters(match: dict[str, Any]) -> str:
-    """Each seat's score in its game's unit (lives, chips), in seat order."""
+def _players(match: dict[str, Any]) -> str:
+    """Each seat's name and score in its game's unit (lives, chips), in seat order: "Ann 2 ·
+    Bob 0" (bare numbers in a column of their own did not say whose they were)."""
     field = GAMES[game_of_summary(match)].score.field
-    return " ".join(str(s.get(field, "")) for s in match.get("seats", []))
+    return " · ".join(
+        f"{seat.get('name', '?')} {score}" if (score := seat.get(field)) is not None
+        else str(seat.get("name", "?"))
+        for seat in match.get("seats", [])
+    )  # fmt: skip
 
 
 def _winner(match: dict[str, Any]) -> str:
@@ -71,8 +76,7 @@ def _table(matches: list[dict[str, Any]]) -> None:
             T("col.match"): [str(m["match_id"])[:8] for m in matches],
             T("load.game"): [game_title(game_of_summary(m)) for m in matches],
             T("col.status"): [T(f"status.{m.get('status', 'new')}") for m in matches],
-            T("col.seats"): [", ".join(_names(m)) for m in matches],
-            T("matches.counters"): [_counters(m) for m in matches],
+            T("matches.counters"): [_players(m) for m in matches],
             T("col.winner"): [_winner(m) for m in matches],
             T("col.rounds"): [int(m.get("rounds", 0)) for m in matches],
             T("col.created"): [_date(m.get("created_at")) for m in matches],

@@ -105,7 +105,9 @@ def summary(state: MatchState) -> Standing:
         status=state.status,
         standing=state.lives,
         winners=() if state.winner is None else (state.winner,),
-        rounds=state.rounds_played,
+        # the rounds dealt so far, the one in play included, as the other games count them
+        # (``rounds_played`` counts a round once it has ended: 0 while round 1 is played)
+        rounds=state.rounds_played + (1 if state.status == "in_round" else 0),
         version=state.version,
         seats=state.seats,
     )
