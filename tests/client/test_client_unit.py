@@ -311,3 +311,19 @@ def test_the_client_imports_neither_the_service_nor_the_rules() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_both_clients_are_one_implementation_with_the_same_methods() -> None:
+    def endpoints(cls: type) -> dict[str, Any]:
+        return {
+            name: getattr(cls, name).__wrapped__
+            for name in dir(cls)
+            if not name.startswith("_") and hasattr(getattr(cls, name), "__wrapped__")
+        }
+
+    sync, run_async = endpoints(Client), endpoints(AsyncClient)
+    assert sync == run_async  # the very same endpoint functions, carried out two ways
+    assert {"create_match", "send_command", "stream", "join_queue", "log_key"} <= set(sync)
+    # every other public method is an endpoint: none is written twice
+    assert {n for n in dir(Client) if not n.startswith("_")} == {*sync, "close"}
+    assert {n for n in dir(AsyncClient) if not n.startswith("_")} == {*sync, "aclose"}
