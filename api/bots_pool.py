@@ -2,7 +2,7 @@
 
 An expert decision searches for 10-20 ms, and a match played by bots alone runs its whole
 course in one command: on the event loop either would stall every other request of the
-process. Tables with an expert bot, and tables where no human seat has lives left and the
+process. Tables with an expert bot, and tables where no human seat is left in play and the
 bots' play to the end is long (the game's ``slow_bots``), run ``api.turns.advance`` in a worker
 process. Other tables (random and basic bots decide in microseconds, and a short play-out takes
 about a millisecond) run it in place: a round trip to a worker would cost more than the turns.

@@ -1,22 +1,28 @@
 """A typed Python client for the Cuccù match service, sync and async, built on httpx.
 
 It needs only httpx and the standard library: importing it imports neither the service nor
-the rules (``domain``), so a bot or an app may copy this one file. It covers every endpoint
-of the API (see ``docs/API.md``):
+the rules (``domain``). It is installable on its own as the ``cuccu-client`` distribution
+(``clients/python``, module ``cuccu_client``), and it names no game: a match's game, its
+options and its views are whatever the server says (``docs/API.md``). It covers every
+endpoint of the API:
 
-- :class:`Client` (sync) and :class:`AsyncClient` (async) with the same methods;
+- :class:`Client` (sync) and :class:`AsyncClient` (async) with the same methods, written once:
+  each endpoint is a generator that yields what it needs done (send a request, sleep, open a
+  stream, read a line, hand an item over) and each client is a small runner of those steps,
+  the sync one blocking, the async one awaiting;
 - every creation, command and claim carries an ``Idempotency-Key`` generated for it and
   reused on its retries (a retried creation answers the same match and tokens);
 - 429 and 503 answers are retried with exponential backoff and jitter, waiting at least what
   ``Retry-After`` asks; so are connection failures, where a retry cannot do harm;
 - :meth:`Client.stream` follows a match over Server-Sent Events and reconnects by itself,
-  resuming after the last event it delivered (``Last-Event-ID``);
+  resuming after the last event it delivered (``Last-Event-ID``), until the server's ``end``
+  message says the match is over (API 0.8.0);
 - errors are raised as :class:`ApiError` (a subclass per status) carrying the RFC 9457 problem:
   ``type``, ``status``, ``title``, ``detail``, ``code`` and ``version``.
 
 Example::
 
-    from api.client import Client, bot, open_seat
+    from api.client import Client, bot, open_seat   # installed alone: from cuccu_client import …
 
     with Client("http://127.0.0.1:8000") as c:
         created = c.create_match([open_seat(), bot("Bo"), bot("Cy"), bot("Di")])
@@ -29,38 +35,49 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import json
 import random
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, Required, TypedDict, cast, overload
+from typing import (
+    Any,
+    Concatenate,
+    Generic,
+    Literal,
+    ParamSpec,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    cast,
+)  # fmt: skip
 
 import httpx
 
 __all__ = [
-    "PROBLEM_PREFIX", "ApiError", "AsyncClient", "BadRequest", "Client", "ClaimedSeat",
-    "CommandOut", "Conflict", "CreateCucco21Match", "CreateCuccuMatch", "CreateMatchBody",
-    "CreatedMatch", "EventOut", "EventPage", "ExportLine", "Forbidden",
-    "MatchList", "MatchOut", "MatchSummary", "MatchView", "NotFound", "PayloadTooLarge",
-    "PendingDecision", "RateLimited", "RetryPolicy", "SeatIn", "ServiceUnavailable",
-    "StreamEnded", "StreamMessage", "Unauthorized", "ValidationFailed", "bot", "human",
-    "open_seat",
+    "PROBLEM_PREFIX", "ApiError", "AnyView", "AsyncClient", "BadRequest", "Client",
+    "ClaimedSeat", "CommandOut", "Conflict", "CreateMatchBody", "CreatedMatch", "EventOut",
+    "EventPage", "ExportLine", "Forbidden", "MatchList", "MatchOut", "MatchSummary",
+    "MatchView", "NotFound", "PayloadTooLarge", "PendingDecision", "RateLimited",
+    "RetryPolicy", "SeatIn", "SeatSummary", "ServiceUnavailable", "StreamEnded",
+    "StreamMessage", "Unauthorized", "ValidationFailed", "bot", "human", "open_seat",
     # player accounts and ratings
     "Leaderboard", "LeaderboardEntry", "PlayedMatch", "Player", "PlayerRating", "Profile",
     "QueueTicket", "Registered",
+    # the transparency log
+    "ConsistencyProof", "InclusionProof",
 ]  # fmt: skip
 
 PROBLEM_PREFIX = "urn:cuccu:problem:"
 
-CommandType = Literal[
-    "keep", "exchange", "inn_keep", "inn_ask_pay", "inn_accept", "inn_refuse", "next_round"
-]
 MatchStatus = Literal["new", "between_rounds", "in_round", "over"]
 
 
 # --- bodies (TypedDicts mirror docs/openapi.json; servers may add keys in later versions) ---
+# The game-specific parts (a view's fields, a creation's options, a seat's score) are plain
+# dicts: the client serves every game the server has, including ones added after it.
 
 
 class SeatIn(TypedDict, total=False):
@@ -84,30 +101,10 @@ def open_seat(name: str = "open") -> SeatIn:
     return {"name": name, "kind": "open"}
 
 
-class CreateCuccuMatch(TypedDict, total=False):
-    """The body of ``POST /matches`` for a Cuccù match (``game`` absent or ``"cuccu"``)."""
-
-    seats: Required[list[SeatIn]]
-    game: Literal["cuccu"]
-    starting_lives: int
-    seed: int | None
-    first_dealer: int | None
-
-
-class CreateCucco21Match(TypedDict, total=False):
-    """The body of ``POST /matches`` for a Cucco 21 game."""
-
-    seats: Required[list[SeatIn]]
-    game: Required[Literal["cucco21"]]
-    starting_chips: int
-    powers: bool
-    max_sets: int | None
-    seed: int | None
-    first_dealer: int | None
-
-
-#: a creation body: one schema per game, chosen by ``game`` (docs/API.md, "Create a match")
-CreateMatchBody = CreateCuccuMatch | CreateCucco21Match
+#: the body of ``POST /matches``: ``seats``, ``game``, ``seed``, ``first_dealer`` and the
+#: game's own options (docs/API.md, "Create a match"; one schema per game in the OpenAPI
+#: document)
+CreateMatchBody: TypeAlias = dict[str, Any]
 
 
 class PendingDecision(TypedDict):
@@ -116,94 +113,18 @@ class PendingDecision(TypedDict):
     choices: list[str]
 
 
-class SeatInfo(TypedDict):
-    seat: int
-    name: str
-    kind: str
-    bot_level: str | None
-    lives: int
-    in_round: bool
-    dealt: bool
-    skipped: bool
-    dead: bool
-
-
-class Reveal(TypedDict):
-    seat: int
-    card: str
-
-
-class MatchView(TypedDict):
-    """A Cuccù match's view (``game`` is ``"cuccu"``)."""
-
-    game: NotRequired[Literal["cuccu"]]  # API 0.5.0
-    viewer: int | None
-    status: MatchStatus
-    starting_lives: int
-    seats: list[SeatInfo]
-    round: int
-    dealer: int
-    participants: list[int]
-    step: str | None
-    current: int | None
-    pending: PendingDecision | None
-    hand: str | None
-    hands: list[str | None]
-    revealed: list[Reveal]
-    chain: list[list[int]]
-    pledges: list[list[int]]
-    cards_drawn: int
-    round_events: list[dict[str, Any]]
-    winner: int | None
-    version: int
-
-
-class Cucco21SeatInfo(TypedDict):
-    seat: int
-    name: str
-    kind: str
-    bot_level: str | None
-    chips: int
-    alive: bool
-    bankrupt: bool
-    out: bool
-    holder: bool
-
-
-class Cucco21View(TypedDict):
-    """A Cucco 21 game's view (``game`` is ``"cucco21"``); docs/API.md, "Cucco 21"."""
-
-    game: Literal["cucco21"]
-    viewer: int | None
-    status: MatchStatus
-    starting_chips: int
-    powers: bool
-    max_sets: int | None
-    seats: list[Cucco21SeatInfo]
-    box: int
-    set_number: int
-    round: int
-    round_card: str
-    dealer: int
-    turn_order: list[int]
-    pending: PendingDecision | None
-    hand: str | None
-    revealed: list[Reveal]
-    deck_size: int
-    deck_number: int
-    discard: list[str]
-    round_events: list[dict[str, Any]]
-    winners: list[int]
-    version: int
-
-
-#: the view of a match of either game: read its ``game``
-AnyView = MatchView | Cucco21View
+#: a match's view as one seat (or a spectator) sees it. Every game's view has ``game``,
+#: ``viewer``, ``status``, ``seats``, ``pending`` (a :class:`PendingDecision` or None) and
+#: ``version``; the rest is the game's own (docs/API.md, "The view" and the game's section)
+MatchView: TypeAlias = dict[str, Any]
+#: the same (the name of the union of the games' views in earlier versions of this client)
+AnyView: TypeAlias = MatchView
 
 
 class EventOut(TypedDict):
-    game: NotRequired[str]  # API 0.5.0: `cuccu` or `cucco21`
+    game: str
     version: int
+    #: the event as this seat may see it: ``type`` and the game's own fields
     event: dict[str, Any]
 
 
@@ -211,14 +132,14 @@ class MatchOut(TypedDict):
     match_id: str
     version: int
     seat: int | None
-    view: AnyView
-    game: NotRequired[str]  # API 0.5.0
+    view: MatchView
+    game: str
 
 
 class SeatToken(TypedDict):
     seat: int
     token: str
-    view: AnyView  # this seat's own view (API 0.4.0)
+    view: MatchView  # this seat's own view (API 0.4.0)
 
 
 class CreatedMatch(TypedDict):
@@ -226,8 +147,8 @@ class CreatedMatch(TypedDict):
     version: int
     status: MatchStatus
     seat_tokens: list[SeatToken]
-    view: AnyView
-    game: NotRequired[str]  # API 0.5.0
+    view: MatchView
+    game: str
 
 
 class ClaimedSeat(TypedDict):
@@ -236,7 +157,7 @@ class ClaimedSeat(TypedDict):
     token: str
     version: int
     status: MatchStatus
-    view: AnyView
+    view: MatchView
     events: list[EventOut]
 
 
@@ -244,7 +165,7 @@ class CommandOut(TypedDict):
     match_id: str
     version: int
     seat: int
-    view: AnyView
+    view: MatchView
     events: list[EventOut]
 
 
@@ -254,33 +175,30 @@ class EventPage(TypedDict):
     seat: int | None
     events: list[EventOut]
     next_after: int | None
-    game: NotRequired[str]  # API 0.5.0
+    game: str
 
 
-class SeatSummary(TypedDict):
-    seat: int
-    name: str
-    kind: str
-    bot_level: str | None
-    lives: int | None  # Cuccù (null in Cucco 21)
-    chips: NotRequired[int | None]  # Cucco 21 (API 0.5.0)
+#: a seat in the matches list: ``seat``, ``name``, ``kind``, ``bot_level`` and one score field
+#: per score name of the server's games (null in the games that score otherwise)
+SeatSummary: TypeAlias = dict[str, Any]
 
 
 class MatchSummary(TypedDict):
+    """A row of the matches list; besides these, the games' own summary fields (e.g. one
+    winner's seat in the games that have one): read them with ``.get``."""
+
     match_id: str
     status: MatchStatus
     created_at: str
     updated_at: str
-    starting_lives: int | None  # Cuccù (null in Cucco 21)
     seats: list[SeatSummary]
-    winner: int | None
     rounds: int
     version: int
     seeded: bool
     open_seats: list[int]
-    game: NotRequired[str]  # API 0.5.0
-    options: NotRequired[dict[str, Any]]
-    winners: NotRequired[list[int]]
+    game: str
+    options: dict[str, Any]
+    winners: list[int]
 
 
 class MatchList(TypedDict):
@@ -300,7 +218,17 @@ class Health(TypedDict):
     status: str
 
 
-# --- errors --------------------------------------------------------------------------------
+class InclusionProof(TypedDict):
+    match_id: str
+    index: int
+    tree_size: int
+    leaf: str
+    leaf_hash: str
+    inclusion: list[str]
+    checkpoint: str
+
+
+ConsistencyProof = TypedDict("ConsistencyProof", {"from": int, "to": int, "consistency": list[str]})
 
 
 # --- player accounts and ratings (docs/API.md "Players, keys and ratings") ---------------
@@ -520,25 +448,6 @@ class RetryPolicy:
         return wait
 
 
-@dataclass(frozen=True)
-class _Call:
-    """One API request, as sent (identically) on each try."""
-
-    method: str
-    path: str
-    json: Any = None
-    params: Mapping[str, Any] | None = None
-    headers: Mapping[str, str] = field(default_factory=dict)
-    #: a failed connection may be retried only when repeating the request can do no harm:
-    #: reads, creations, commands and claims (their Idempotency-Key makes a repeat apply once)
-    repeatable: bool = True
-
-
-def _retry_transport_error(call: _Call, exc: httpx.TransportError) -> bool:
-    # a request that never reached the server (no connection) may always be sent again
-    return call.repeatable or isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
-
-
 # --- Server-Sent Events --------------------------------------------------------------------
 
 
@@ -548,7 +457,8 @@ class StreamMessage:
 
     ``event`` is ``"view"`` (the caller's full view, sent first on a fresh connection; ``data``
     is a MatchOut) or ``"event"`` (one new event as the caller may see it; ``data`` is an
-    EventOut). ``id`` is the stream version after it.
+    EventOut). ``id`` is the stream version after it. The server's closing ``end`` message is
+    not handed over: the stream simply stops after the match's last event.
     """
 
     event: str
@@ -565,14 +475,15 @@ class StreamMessage:
 
     @property
     def ends_match(self) -> bool:
-        """The match is over after this message."""
+        """The match is over after this message: a view of a finished match, or the server's
+        ``end`` message (whatever the game, its last message before the stream closes)."""
         if self.event == "view":
             return bool(self.data.get("view", {}).get("status") == "over")
-        return self.data.get("event", {}).get("type") in LAST_EVENTS
+        return self.event == END_MESSAGE
 
 
-#: the type of each game's last event (Cuccù's ``match_won``, Cucco 21's ``game_ended``)
-LAST_EVENTS = frozenset({"match_won", "game_ended"})
+#: the stream's closing message once a finished match has been sent completely (API 0.8.0)
+END_MESSAGE = "end"
 
 
 class _SseParser:
@@ -611,238 +522,369 @@ class _SseParser:
         return StreamMessage(event, version, parsed if isinstance(parsed, dict) else {})
 
 
-# --- the sans-I/O core: requests built, answers read, retries and reconnections decided ------
-# Both clients below are thin transports over it: they send what it builds and sleep what it
-# says, the sync one blocking, the async one awaiting.
+# --- the sans-I/O core: what each endpoint needs done, as steps ------------------------------
+# An endpoint is a generator of steps: it yields a request and is sent the answer, yields a
+# sleep, opens a stream and reads it line by line, hands items over to an iterating caller.
+# Failed connections are thrown into it. Retries, idempotency keys, problem parsing and stream
+# resumption all live in these generators; the two clients only carry the steps out.
 
 DEFAULT_TIMEOUT = 30.0
 #: the service sends a keep-alive comment every 15 s by default: silence for longer than this
 #: means a dead connection, and the stream reconnects
 DEFAULT_STREAM_READ_TIMEOUT = 60.0
 
+R = TypeVar("R")
+T = TypeVar("T")
+P = ParamSpec("P")
 
-class _Base:
-    def __init__(self, token: str | None, retry: RetryPolicy | None) -> None:
+
+@dataclass(frozen=True)
+class _Call:
+    """Send one API request, once (answer: the ``httpx.Response``, its body read)."""
+
+    method: str
+    path: str
+    json: Any = None
+    params: Mapping[str, Any] | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    #: a failed connection may be retried only when repeating the request can do no harm:
+    #: reads, creations, commands and claims (their Idempotency-Key makes a repeat apply once)
+    repeatable: bool = True
+
+
+@dataclass(frozen=True)
+class _Sleep:
+    seconds: float
+
+
+@dataclass(frozen=True)
+class _Open:
+    """Open a streamed GET, closing the one open before (answer: the response, its body read
+    only when it is an error)."""
+
+    path: str
+    headers: Mapping[str, str]
+
+
+class _NextLine:
+    """Read the open stream's next line (answer: the line, or None once the server closed)."""
+
+
+@dataclass(frozen=True)
+class _Emit(Generic[T]):
+    """Hand ``item`` to the caller iterating over the endpoint (no answer)."""
+
+    item: T
+
+
+_Step: TypeAlias = _Call | _Sleep | _Open | _NextLine
+#: an endpoint answering an ``R``
+_Op: TypeAlias = Generator[_Step, Any, R]
+#: an endpoint handing ``T``s over one by one
+_Feed: TypeAlias = Generator["_Step | _Emit[T]", Any, None]
+
+
+class _Session:
+    """What both clients hold: the seat token, the retry policy, the stream's read timeout."""
+
+    def __init__(self, token: str | None, retry: RetryPolicy | None, read_timeout: float) -> None:
         self.token = token
         self.retry = retry or RetryPolicy()
+        self.stream_read_timeout = read_timeout
 
     def _auth(self, token: str | None = None) -> dict[str, str]:
         tok = token or self.token
         return {"Authorization": f"Bearer {tok}"} if tok else {}
 
-    @staticmethod
-    def _result(response: httpx.Response) -> Any:
-        if response.status_code >= 400:
-            raise problem_error(response)
-        return response.json()
 
-    # the requests -----------------------------------------------------------------------
+def _send(client: _Session, call: _Call) -> _Op[httpx.Response]:
+    """``call``'s answer after the retries its status or a failed connection calls for."""
+    policy = client.retry
+    retry = 0
+    while True:
+        try:
+            response: httpx.Response = yield call
+        except httpx.TransportError as exc:
+            if retry + 1 >= policy.attempts or not _retry_transport_error(call, exc):
+                raise
+            wait = policy.delay(retry)
+        else:
+            if response.status_code not in policy.statuses or retry + 1 >= policy.attempts:
+                return response
+            wait = policy.delay(retry, response)
+        yield _Sleep(wait)
+        retry += 1
 
-    def _create(
-        self,
-        seats: list[SeatIn],
-        starting_lives: int | None,
-        seed: int | None,
-        first_dealer: int | None,
-        game: str | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> _Call:
-        """The creation request. Every option given is sent, whichever game it belongs to:
-        the server, not the client, refuses another game's option (422 ``invalid-config``)."""
-        body: dict[str, Any] = {"seats": seats}
-        if game is not None:
-            body["game"] = game
-        if starting_lives is not None:
-            body["starting_lives"] = starting_lives
-        body.update({k: v for k, v in (options or {}).items() if v is not None})
-        if seed is not None:
-            body["seed"] = seed
-        if first_dealer is not None:
-            body["first_dealer"] = first_dealer
-        # the key makes a repeat safe: the server answers the match it made the first time
-        # (same tokens) instead of making a second one
-        headers = {"Idempotency-Key": str(uuid.uuid4())}
-        return _Call("POST", "/matches", json=body, headers=headers)
 
-    @staticmethod
-    def _list(
-        status: str | None, open_seats: bool | None, cursor: str | None, limit: int | None
-    ) -> _Call:
-        params: dict[str, Any] = {}
-        if status is not None:
-            params["status"] = status
-        if open_seats is not None:
-            params["open_seats"] = "true" if open_seats else "false"
-        if cursor is not None:
-            params["cursor"] = cursor
-        if limit is not None:
-            params["limit"] = limit
-        return _Call("GET", "/matches", params=params)
+def _retry_transport_error(call: _Call, exc: httpx.TransportError) -> bool:
+    # a request that never reached the server (no connection) may always be sent again
+    return call.repeatable or isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
 
-    def _get(self, match_id: str) -> _Call:
-        return _Call("GET", f"/matches/{match_id}", headers=self._auth())
 
-    @staticmethod
-    def _claim(match_id: str, seat: int, name: str, idempotency_key: str | None) -> _Call:
-        # the key makes a repeat safe: it answers again, with a new token that replaces the
-        # first one (whose answer was lost), instead of 409 seat-taken
-        headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
-        return _Call(
-            "POST", f"/matches/{match_id}/seats/{seat}/claim", json={"name": name},
-            headers=headers,
-        )  # fmt: skip
+def _json(client: _Session, call: _Call) -> _Op[Any]:
+    """``call``'s JSON answer, or its problem raised."""
+    response = yield from _send(client, call)
+    if response.status_code >= 400:
+        raise problem_error(response)
+    return response.json()
 
-    def _command(
-        self,
-        match_id: str,
-        type: CommandType | str,
-        expected_version: int | None,
-        idempotency_key: str | None,
-    ) -> _Call:
-        body: dict[str, Any] = {"type": type}
-        if expected_version is not None:
-            body["expected_version"] = expected_version
-        headers = {**self._auth(), "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
-        return _Call("POST", f"/matches/{match_id}/commands", json=body, headers=headers)
 
-    def _events(self, match_id: str, after: int, limit: int | None) -> _Call:
-        params: dict[str, Any] = {"after": after}
-        if limit is not None:
-            params["limit"] = limit
-        return _Call("GET", f"/matches/{match_id}/events", params=params, headers=self._auth())
+def _text(client: _Session, call: _Call) -> _Op[str]:
+    response = yield from _send(client, call)
+    if response.status_code >= 400:
+        raise problem_error(response)
+    return response.text
 
-    def _stream_headers(self, last: int | None) -> dict[str, str]:
-        headers = {**self._auth(), "Accept": "text/event-stream"}
-        if last is not None:
-            headers["Last-Event-ID"] = str(last)
-        return headers
 
-    # player accounts: their requests (the methods are at the end of each client class)
+def _nothing(client: _Session, call: _Call) -> _Op[None]:
+    response = yield from _send(client, call)
+    if response.status_code >= 400:
+        raise problem_error(response)
 
-    @staticmethod
-    def _register(name: str, kind: str) -> _Call:
-        # not repeated on a failed connection: a repeat of a registration that went through
-        # is 409 name-taken, and its key would be lost
-        return _Call("POST", "/players", json={"name": name, "kind": kind}, repeatable=False)
 
-    @staticmethod
-    def _key_call(method: str, key: str) -> _Call:
-        headers = {"Authorization": f"Bearer {key}"}
-        return _Call(method, "/players/me/key", headers=headers, repeatable=False)
+def _bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
 
-    @staticmethod
-    def _claim_as(
-        match_id: str, seat: int, name: str, key: str, idempotency_key: str | None
-    ) -> _Call:
-        call = _Base._claim(match_id, seat, name, idempotency_key)
-        return _Call(
-            call.method, call.path, json=call.json,
-            headers={**call.headers, "Authorization": f"Bearer {key}"},
-        )  # fmt: skip
 
-    @staticmethod
-    def _join_queue(
-        key: str, game: str, seats: int, bots_after: int | None, bot_level: str | None
-    ) -> _Call:
-        body: dict[str, Any] = {"game": game, "seats": seats}
-        if bots_after is not None:
-            body["bots_after"] = bots_after
-        if bot_level is not None:
-            body["bot_level"] = bot_level
-        # joining again answers the same ticket: a repeat does no harm
-        return _Call("POST", "/queue", json=body, headers={"Authorization": f"Bearer {key}"})
+def _given(**params: Any) -> dict[str, Any]:
+    """The parameters that were given (not None)."""
+    return {name: value for name, value in params.items() if value is not None}
 
-    @staticmethod
-    def _ticket(method: str, key: str, ticket_id: str, wait: float | None = None) -> _Call:
-        params = {"wait": wait} if wait is not None else None
-        return _Call(
-            method, f"/queue/{ticket_id}", params=params,
-            headers={"Authorization": f"Bearer {key}"},
-        )  # fmt: skip
 
-    @staticmethod
-    def _leaderboard(game: str, limit: int | None) -> _Call:
-        params: dict[str, Any] = {"game": game}
-        if limit is not None:
-            params["limit"] = limit
-        return _Call("GET", "/leaderboard", params=params)
+# --- the endpoints, once for both clients (their docstrings are the methods') ----------------
 
-    def _adopt(self, claimed: ClaimedSeat, use_token: bool) -> ClaimedSeat:
-        if use_token:
-            self.token = claimed["token"]
-        return claimed
 
-    # the decisions on an answer: one place for both transports ---------------------------
+def health(client: _Session, /) -> _Op[Health]:
+    """``GET /health``: the process answers."""
+    return cast(Health, (yield from _json(client, _Call("GET", "/health"))))
 
-    def _wait_after(self, retry: int, response: httpx.Response) -> float | None:
-        """Seconds to wait before try ``retry + 1`` after ``response``; None: it is the answer."""
-        if response.status_code in self.retry.statuses and retry + 1 < self.retry.attempts:
-            return self.retry.delay(retry, response)
-        return None
 
-    def _wait_after_error(self, call: _Call, retry: int, exc: httpx.TransportError) -> float | None:
-        """Seconds to wait before sending ``call`` again after ``exc``; None: raise it."""
-        if retry + 1 >= self.retry.attempts or not _retry_transport_error(call, exc):
-            return None
-        return self.retry.delay(retry)
+def ready(client: _Session, /) -> _Op[Health]:
+    """``GET /ready``: the database answers and its schema is current (else 503)."""
+    return cast(Health, (yield from _json(client, _Call("GET", "/ready"))))
 
-    @staticmethod
-    def _text(response: httpx.Response) -> str:
-        if response.status_code >= 400:
-            raise problem_error(response)
-        return response.text
 
-    def _follow(self, match_id: str, last: int | None, max_reconnects: int) -> _Follow:
-        return _Follow(self, f"/matches/{match_id}/stream", match_id, last, max_reconnects)
+def signing_keys(client: _Session, /) -> _Op[dict[str, Any]]:
+    """``GET /.well-known/cuccu-keys.json``: the public keys that sign finished matches."""
+    return cast(
+        dict[str, Any], (yield from _json(client, _Call("GET", "/.well-known/cuccu-keys.json")))
+    )
+
+
+def openapi(client: _Session, /) -> _Op[dict[str, Any]]:
+    """The OpenAPI 3.1 document the server serves."""
+    return cast(dict[str, Any], (yield from _json(client, _Call("GET", "/schema/openapi.json"))))
+
+
+def create_match(
+    client: _Session,
+    /,
+    seats: list[SeatIn],
+    *,
+    game: str | None = None,
+    seed: int | None = None,
+    first_dealer: int | None = None,
+    idempotency_key: str | None = None,
+    **options: Any,
+) -> _Op[CreatedMatch]:
+    """``POST /matches``: a match of ``game`` (the server's default game when None) with the
+    game's own ``options`` as keywords (docs/API.md, "Create a match"; those given as None are
+    left out). The server, not the client, refuses an option the game does not have
+    (``ValidationFailed``, ``invalid-config``). The answer holds each human seat's token
+    (shown only once) and that seat's own view, so a creator can play at once.
+
+    An Idempotency-Key is generated for this creation (or the one given) and reused on its
+    retries: a repeat answers the match made the first time (same tokens), not a second one."""
+    body: dict[str, Any] = {"seats": seats, **_given(game=game, **options)}
+    body.update(_given(seed=seed, first_dealer=first_dealer))
+    headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+    return cast(
+        CreatedMatch,
+        (yield from _json(client, _Call("POST", "/matches", json=body, headers=headers))),
+    )
+
+
+def list_matches(
+    client: _Session,
+    /,
+    *,
+    status: MatchStatus | None = None,
+    open_seats: bool | None = None,
+    cursor: str | None = None,
+    limit: int | None = None,
+) -> _Op[MatchList]:
+    """``GET /matches``: one page, newest first."""
+    seats = None if open_seats is None else ("true" if open_seats else "false")
+    params = _given(status=status, open_seats=seats, cursor=cursor, limit=limit)
+    return cast(MatchList, (yield from _json(client, _Call("GET", "/matches", params=params))))
+
+
+def iter_matches(
+    client: _Session, /, *, status: MatchStatus | None = None, open_seats: bool | None = None
+) -> _Feed[MatchSummary]:
+    """Every match (newest first), following ``next_cursor`` page by page."""
+    cursor: str | None = None
+    while True:
+        page = yield from list_matches(client, status=status, open_seats=open_seats, cursor=cursor)
+        for summary in page["matches"]:
+            yield _Emit(summary)
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return
+
+
+def lobby(client: _Session, /, *, limit: int | None = None) -> _Op[list[MatchSummary]]:
+    """Matches waiting for open seats to be claimed (``GET /matches?open_seats=true``)."""
+    return (yield from list_matches(client, open_seats=True, limit=limit))["matches"]
+
+
+def get_match(client: _Session, /, match_id: str) -> _Op[MatchOut]:
+    """``GET /matches/{id}``: this client's seat view (spectator view without a token)."""
+    return cast(
+        MatchOut,
+        (yield from _json(client, _Call("GET", f"/matches/{match_id}", headers=client._auth()))),
+    )
+
+
+def _claim_call(
+    match_id: str, seat: int, name: str, idempotency_key: str | None, key: str | None = None
+) -> _Call:
+    # the key makes a repeat safe: it answers again, with a new token that replaces the first
+    # one (whose answer was lost), instead of 409 seat-taken
+    headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+    if key is not None:
+        headers.update(_bearer(key))
+    path = f"/matches/{match_id}/seats/{seat}/claim"
+    return _Call("POST", path, json={"name": name}, headers=headers)
+
+
+def _adopt(client: _Session, call: _Call, use_token: bool) -> _Op[ClaimedSeat]:
+    claimed: ClaimedSeat = yield from _json(client, call)
+    if use_token:
+        client.token = claimed["token"]
+    return claimed
+
+
+def claim_seat(
+    client: _Session,
+    /,
+    match_id: str,
+    seat: int,
+    name: str,
+    *,
+    use_token: bool = True,
+    idempotency_key: str | None = None,
+) -> _Op[ClaimedSeat]:
+    """``POST /matches/{id}/seats/{seat}/claim``; with ``use_token`` this client then plays
+    that seat. The token is shown only in this answer: keep it if you need it again.
+
+    An Idempotency-Key is generated for this claim (or the one given) and reused on its
+    retries: a claim whose answer was lost is retried, and the repeat answers with a new
+    token for the seat (the lost one stops working) instead of 409 ``seat-taken``."""
+    call = _claim_call(match_id, seat, name, idempotency_key)
+    return (yield from _adopt(client, call, use_token))
+
+
+def send_command(
+    client: _Session,
+    /,
+    match_id: str,
+    type: str,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> _Op[CommandOut]:
+    """``POST /matches/{id}/commands`` (``type``: one of ``view.pending.choices``), with an
+    Idempotency-Key generated for this command (or the one given) and reused on every retry,
+    so the command applies at most once."""
+    body = {"type": type, **_given(expected_version=expected_version)}
+    headers = {**client._auth(), "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+    path = f"/matches/{match_id}/commands"
+    return cast(
+        CommandOut, (yield from _json(client, _Call("POST", path, json=body, headers=headers)))
+    )
+
+
+def events(
+    client: _Session, /, match_id: str, *, after: int = 0, limit: int | None = None
+) -> _Op[EventPage]:
+    """``GET /matches/{id}/events``: one page of the log, as this seat may see it."""
+    params = _given(after=after, limit=limit)
+    call = _Call("GET", f"/matches/{match_id}/events", params=params, headers=client._auth())
+    return cast(EventPage, (yield from _json(client, call)))
+
+
+def iter_events(client: _Session, /, match_id: str, *, after: int = 0) -> _Feed[EventOut]:
+    """The log after version ``after`` up to now, page by page."""
+    while True:
+        page = yield from events(client, match_id, after=after)
+        for event in page["events"]:
+            yield _Emit(event)
+        if page["next_after"] is None:
+            return
+        after = page["next_after"]
+
+
+def export(client: _Session, /, match_id: str) -> _Op[str]:
+    """``GET /matches/{id}/export``: the complete NDJSON log of a finished match."""
+    return (yield from _text(client, _Call("GET", f"/matches/{match_id}/export")))
+
+
+def export_records(client: _Session, /, match_id: str) -> _Op[list[ExportLine]]:
+    """The record lines of a finished match's export (not its closing seal line)."""
+    text = yield from export(client, match_id)
+    # split on "\n" only: str.splitlines() also breaks at U+0085, U+2028 and U+2029, which
+    # canonical JSON writes as themselves inside strings (a seat's name may hold them)
+    lines = (json.loads(line) for line in text.split("\n") if line.strip())
+    return [cast(ExportLine, obj) for obj in lines if "record" in obj]
 
 
 class _Follow:
-    """One :meth:`Client.stream` (or async) without its I/O: where to resume, what each line
+    """One stream's memory across its connections: where to resume, what each message
     means, and how long to wait, or whether to give up, when a connection ends."""
 
-    def __init__(
-        self, client: _Base, path: str, match_id: str, last: int | None, max_reconnects: int
-    ) -> None:
-        self.client, self.path, self.match_id = client, path, match_id
-        self.last, self.max_reconnects = last, max_reconnects
+    def __init__(self, client: _Session, match_id: str, last: int | None, budget: int) -> None:
+        self.client, self.match_id = client, match_id
+        self.last, self.budget = last, budget
         self.finished = False
         self.failures = 0
         self.parser = _SseParser()
 
-    def connect(self) -> dict[str, str]:
-        """The headers of a new connection, resuming after the last message delivered."""
+    def connect(self) -> _Open:
+        """A new connection, resuming after the last message delivered."""
         self.parser = _SseParser()
-        return self.client._stream_headers(self.last)
+        headers = {**self.client._auth(), "Accept": "text/event-stream"}
+        if self.last is not None:
+            headers["Last-Event-ID"] = str(self.last)
+        return _Open(f"/matches/{self.match_id}/stream", headers)
 
     def refused(self, response: httpx.Response) -> float:
-        """The wait before reconnecting after an error answer (read); raises it when it is not
-        one to retry, or too many came in a row."""
-        if response.status_code not in self.client.retry.statuses:
-            raise problem_error(response)
-        if self.failures >= self.max_reconnects:
+        """The wait before reconnecting after an error answer; raises it when it is not one
+        to retry, or too many came in a row."""
+        if response.status_code not in self.client.retry.statuses or self.failures >= self.budget:
             raise problem_error(response)
         return self._failed(response)
 
     def feed(self, line: str) -> StreamMessage | None:
+        """The message ``line`` completes, if one is to be handed over."""
         message = self.parser.feed(line)
-        if message is not None:
-            self.failures = 0
-            self.last = message.id
-            self.finished = self.finished or message.ends_match
-        return message
+        if message is None:
+            return None
+        self.failures = 0
+        self.last = message.id
+        self.finished = self.finished or message.ends_match
+        return None if message.event == END_MESSAGE else message
 
     def dropped(self) -> float | None:
         """The wait before reconnecting after a transport error; None: raise it."""
-        if self.failures >= self.max_reconnects:
-            return None
-        return self._failed()
+        return None if self.failures >= self.budget else self._failed()
 
     def closed(self) -> float | None:
         """The wait before reconnecting after the server closed the stream; None: the match is
         over, the stream is done."""
         if self.finished:
             return None
-        if self.failures >= self.max_reconnects:
+        if self.failures >= self.budget:
             raise StreamEnded(f"the stream of {self.match_id} kept closing early")
         return self._failed()
 
@@ -852,18 +894,247 @@ class _Follow:
         return wait
 
 
-def _export_records(text: str) -> list[ExportLine]:
-    """The record lines of an export (not its closing seal line)."""
-    # split on "\n" only: str.splitlines() also breaks at U+0085, U+2028 and U+2029, which
-    # canonical JSON writes as themselves inside strings (a seat's name may hold them)
-    lines = (json.loads(line) for line in text.split("\n") if line.strip())
-    return [cast(ExportLine, obj) for obj in lines if "record" in obj]
+def stream(
+    client: _Session,
+    /,
+    match_id: str,
+    *,
+    last_event_id: int | None = None,
+    max_reconnects: int = 20,
+) -> _Feed[StreamMessage]:
+    """Follow ``GET /matches/{id}/stream`` until the match is over.
+
+    Without ``last_event_id`` the first message is the full view; then one message per
+    event. A dropped connection (or a server restart) is retried with backoff, resuming
+    after the last message delivered, at most ``max_reconnects`` times in a row. The stream
+    stops after the server's ``end`` message, sent once a finished match has been sent."""
+    follow = _Follow(client, match_id, last_event_id, max_reconnects)
+    while True:
+        try:
+            response: httpx.Response = yield follow.connect()
+            if response.status_code >= 400:
+                yield _Sleep(follow.refused(response))
+                continue
+            while (line := (yield _NextLine())) is not None:
+                message = follow.feed(line)
+                if message is not None:
+                    yield _Emit(message)
+        except httpx.TransportError:
+            wait = follow.dropped()
+            if wait is None:
+                raise
+        else:
+            wait = follow.closed()
+            if wait is None:
+                return
+        yield _Sleep(wait)
 
 
-# --- sync ----------------------------------------------------------------------------------
+# player accounts and ratings (docs/API.md, "Players, keys and ratings")
 
 
-class Client(_Base):
+def register_player(
+    client: _Session, /, name: str, kind: Literal["person", "bot"] = "person"
+) -> _Op[Registered]:
+    """``POST /players``: a new account; its API key is in this answer only."""
+    # not repeated on a failed connection: a repeat of a registration that went through is
+    # 409 name-taken, and its key would be lost
+    call = _Call("POST", "/players", json={"name": name, "kind": kind}, repeatable=False)
+    return cast(Registered, (yield from _json(client, call)))
+
+
+def claim_seat_as(
+    client: _Session,
+    /,
+    key: str,
+    match_id: str,
+    seat: int,
+    name: str,
+    *,
+    use_token: bool = True,
+    idempotency_key: str | None = None,
+) -> _Op[ClaimedSeat]:
+    """:meth:`claim_seat` as the account whose API key is ``key`` (rated when it ends)."""
+    call = _claim_call(match_id, seat, name, idempotency_key, key)
+    return (yield from _adopt(client, call, use_token))
+
+
+def rotate_key(client: _Session, /, key: str) -> _Op[Registered]:
+    """``POST /players/me/key``: a new key for the account; ``key`` stops working."""
+    call = _Call("POST", "/players/me/key", headers=_bearer(key), repeatable=False)
+    return cast(Registered, (yield from _json(client, call)))
+
+
+def revoke_key(client: _Session, /, key: str) -> _Op[None]:
+    """``DELETE /players/me/key``: the account has no working key any more."""
+    call = _Call("DELETE", "/players/me/key", headers=_bearer(key), repeatable=False)
+    yield from _nothing(client, call)
+
+
+def player(client: _Session, /, player_id: str) -> _Op[Profile]:
+    """``GET /players/{id}``: name, kind and rating per game."""
+    return cast(Profile, (yield from _json(client, _Call("GET", f"/players/{player_id}"))))
+
+
+def player_matches(
+    client: _Session, /, player_id: str, limit: int | None = None
+) -> _Op[list[PlayedMatch]]:
+    """``GET /players/{id}/matches``: the account's finished matches, latest first."""
+    call = _Call("GET", f"/players/{player_id}/matches", params=_given(limit=limit))
+    return cast(list[PlayedMatch], (yield from _json(client, call))["matches"])
+
+
+def leaderboard(client: _Session, /, game: str, limit: int | None = None) -> _Op[Leaderboard]:
+    """``GET /leaderboard?game=…``: rated accounts, best first."""
+    call = _Call("GET", "/leaderboard", params=_given(game=game, limit=limit))
+    return cast(Leaderboard, (yield from _json(client, call)))
+
+
+def join_queue(
+    client: _Session,
+    /,
+    key: str,
+    game: str,
+    seats: int,
+    *,
+    bots_after: int | None = None,
+    bot_level: str | None = None,
+) -> _Op[QueueTicket]:
+    """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
+    body = {"game": game, "seats": seats, **_given(bots_after=bots_after, bot_level=bot_level)}
+    # joining again answers the same ticket: a repeat does no harm
+    return cast(
+        QueueTicket,
+        (yield from _json(client, _Call("POST", "/queue", json=body, headers=_bearer(key)))),
+    )
+
+
+def queue_ticket(
+    client: _Session, /, key: str, ticket_id: str, *, wait: float | None = None
+) -> _Op[QueueTicket]:
+    """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
+    timeout) answers as soon as the ticket is matched. Once matched, a new seat token."""
+    call = _Call("GET", f"/queue/{ticket_id}", params=_given(wait=wait), headers=_bearer(key))
+    return cast(QueueTicket, (yield from _json(client, call)))
+
+
+def leave_queue(client: _Session, /, key: str, ticket_id: str) -> _Op[None]:
+    """``DELETE /queue/{ticket}``: out of the queue (a matched ticket is 409)."""
+    yield from _nothing(client, _Call("DELETE", f"/queue/{ticket_id}", headers=_bearer(key)))
+
+
+# the transparency log (docs/API.md, "Transparency log")
+
+
+def log_checkpoint(client: _Session, /) -> _Op[str]:
+    """``GET /log/checkpoint``: the log's latest signed checkpoint (a C2SP signed note)."""
+    return (yield from _text(client, _Call("GET", "/log/checkpoint")))
+
+
+def log_key(client: _Session, /) -> _Op[str]:
+    """``GET /log/key``: the verifier key checkpoints are signed with."""
+    return (yield from _text(client, _Call("GET", "/log/key"))).strip()
+
+
+def inclusion_proof(
+    client: _Session, /, match_id: str, size: int | None = None
+) -> _Op[InclusionProof]:
+    """``GET /log/proof/inclusion``: a finished match's place in the log, proven."""
+    params = {"match": match_id, **_given(size=size)}
+    return cast(
+        InclusionProof,
+        (yield from _json(client, _Call("GET", "/log/proof/inclusion", params=params))),
+    )
+
+
+def consistency_proof(
+    client: _Session, /, size1: int, size2: int | None = None
+) -> _Op[ConsistencyProof]:
+    """``GET /log/proof/consistency``: the tree of ``size1`` leaves is a prefix of the tree
+    of ``size2``."""
+    params = {"from": size1, **_given(to=size2)}
+    return cast(
+        ConsistencyProof,
+        (yield from _json(client, _Call("GET", "/log/proof/consistency", params=params))),
+    )
+
+
+# --- the runners: the same steps carried out blocking and awaiting ----------------------------
+
+
+class _Driver(Generic[R]):
+    """Advances an endpoint's generator: sends it the last step's answer, or throws the failed
+    connection into it, and says what it wants next (``done`` once it returned)."""
+
+    def __init__(self, op: Generator[Any, Any, R]) -> None:
+        self.op = op
+        self.done = False
+        self.result: R | None = None
+
+    def next(self, answer: Any, failure: httpx.TransportError | None) -> Any:
+        try:
+            return self.op.send(answer) if failure is None else self.op.throw(failure)
+        except StopIteration as stop:
+            self.done, self.result = True, stop.value
+            return None
+
+
+def _blocking(
+    op: Callable[Concatenate[_Session, P], _Op[R]],
+) -> Callable[Concatenate[Client, P], R]:
+    """The :class:`Client` method of endpoint ``op``: runs its steps to its answer."""
+
+    def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        driver = _Driver(op(self, *args, **kwargs))
+        for _ in self._drive(driver):
+            pass
+        return cast(R, driver.result)
+
+    functools.update_wrapper(method, op)
+    return method
+
+
+def _iterating(
+    op: Callable[Concatenate[_Session, P], _Feed[T]],
+) -> Callable[Concatenate[Client, P], Iterator[T]]:
+    """The :class:`Client` method of endpoint ``op``: an iterator of what it hands over."""
+
+    def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
+        return self._drive(_Driver(op(self, *args, **kwargs)))
+
+    functools.update_wrapper(method, op)
+    return method
+
+
+def _awaiting(
+    op: Callable[Concatenate[_Session, P], _Op[R]],
+) -> Callable[Concatenate[AsyncClient, P], Coroutine[Any, Any, R]]:
+    """The :class:`AsyncClient` method of endpoint ``op``: a coroutine of its answer."""
+
+    async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        driver = _Driver(op(self, *args, **kwargs))
+        async for _ in self._drive(driver):
+            pass
+        return cast(R, driver.result)
+
+    functools.update_wrapper(method, op)
+    return method
+
+
+def _async_iterating(
+    op: Callable[Concatenate[_Session, P], _Feed[T]],
+) -> Callable[Concatenate[AsyncClient, P], AsyncIterator[T]]:
+    """The :class:`AsyncClient` method of endpoint ``op``: an async iterator of what it hands
+    over."""
+
+    def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
+        return self._drive(_Driver(op(self, *args, **kwargs)))
+
+    functools.update_wrapper(method, op)
+    return method
+
+
+class Client(_Session):
     """The API over a blocking ``httpx.Client``. One client acts as at most one seat (``token``).
 
     ``transport`` and ``sleep`` are for tests (an ``httpx.MockTransport``, a fake clock).
@@ -880,9 +1151,8 @@ class Client(_Base):
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        super().__init__(token, retry)
+        super().__init__(token, retry, stream_read_timeout)
         self.http = httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
-        self.stream_read_timeout = stream_read_timeout
         self._sleep = sleep
 
     def __enter__(self) -> Client:
@@ -894,336 +1164,89 @@ class Client(_Base):
     def close(self) -> None:
         self.http.close()
 
-    def _send(self, call: _Call) -> httpx.Response:
-        retry = 0
-        while True:
-            try:
-                response = self.http.request(
-                    call.method, call.path, json=call.json, params=call.params,
-                    headers=dict(call.headers),
-                )  # fmt: skip
-            except httpx.TransportError as exc:
-                wait = self._wait_after_error(call, retry, exc)
-                if wait is None:
-                    raise
-            else:
-                wait = self._wait_after(retry, response)
-                if wait is None:
-                    return response
-            self._sleep(wait)
-            retry += 1
-
-    def _call(self, call: _Call) -> Any:
-        return self._result(self._send(call))
-
-    # endpoints ---------------------------------------------------------------------------
-
-    def health(self) -> Health:
-        """``GET /health``: the process answers."""
-        return cast(Health, self._call(_Call("GET", "/health")))
-
-    def ready(self) -> Health:
-        """``GET /ready``: the database answers and its schema is current (else 503)."""
-        return cast(Health, self._call(_Call("GET", "/ready")))
-
-    def signing_keys(self) -> dict[str, Any]:
-        """``GET /.well-known/cuccu-keys.json``: the public keys that sign finished matches."""
-        return cast(dict[str, Any], self._call(_Call("GET", "/.well-known/cuccu-keys.json")))
-
-    def openapi(self) -> dict[str, Any]:
-        """The OpenAPI 3.1 document the server serves."""
-        return cast(dict[str, Any], self._call(_Call("GET", "/schema/openapi.json")))
-
-    @overload
-    def create_match(
-        self,
-        seats: list[SeatIn],
-        *,
-        game: Literal["cuccu"] | None = None,
-        starting_lives: int | None = None,
-        seed: int | None = None,
-        first_dealer: int | None = None,
-    ) -> CreatedMatch: ...
-
-    @overload
-    def create_match(
-        self,
-        seats: list[SeatIn],
-        *,
-        game: Literal["cucco21"],
-        starting_chips: int | None = None,
-        powers: bool | None = None,
-        max_sets: int | None = None,
-        seed: int | None = None,
-        first_dealer: int | None = None,
-    ) -> CreatedMatch: ...
-
-    def create_match(
-        self,
-        seats: list[SeatIn],
-        *,
-        game: str | None = None,
-        starting_lives: int | None = None,
-        starting_chips: int | None = None,
-        powers: bool | None = None,
-        max_sets: int | None = None,
-        seed: int | None = None,
-        first_dealer: int | None = None,
-    ) -> CreatedMatch:
-        """``POST /matches``: a Cuccù match (``starting_lives``), or with ``game="cucco21"`` a
-        Cucco 21 game (``starting_chips``, ``powers``, ``max_sets``); the overloads let a type
-        checker refuse the other game's options, as the server does (``ValidationFailed``,
-        ``invalid-config``). The answer holds each human seat's token (shown only once) and
-        that seat's own view, so a creator can play at once."""
-        options = {"starting_chips": starting_chips, "powers": powers, "max_sets": max_sets}
-        call = self._create(seats, starting_lives, seed, first_dealer, game, options)
-        return cast(CreatedMatch, self._call(call))
-
-    def list_matches(
-        self,
-        *,
-        status: MatchStatus | None = None,
-        open_seats: bool | None = None,
-        cursor: str | None = None,
-        limit: int | None = None,
-    ) -> MatchList:
-        """``GET /matches``: one page, newest first."""
-        return cast(MatchList, self._call(self._list(status, open_seats, cursor, limit)))
-
-    def iter_matches(
-        self, *, status: MatchStatus | None = None, open_seats: bool | None = None
-    ) -> Iterator[MatchSummary]:
-        """Every match (newest first), following ``next_cursor`` page by page."""
-        cursor: str | None = None
-        while True:
-            page = self.list_matches(status=status, open_seats=open_seats, cursor=cursor)
-            yield from page["matches"]
-            cursor = page["next_cursor"]
-            if cursor is None:
-                return
-
-    def lobby(self, *, limit: int | None = None) -> list[MatchSummary]:
-        """Matches waiting for open seats to be claimed (``GET /matches?open_seats=true``)."""
-        return self.list_matches(open_seats=True, limit=limit)["matches"]
-
-    def get_match(self, match_id: str) -> MatchOut:
-        """``GET /matches/{id}``: this client's seat view (spectator view without a token)."""
-        return cast(MatchOut, self._call(self._get(match_id)))
-
-    def claim_seat(
-        self,
-        match_id: str,
-        seat: int,
-        name: str,
-        *,
-        use_token: bool = True,
-        idempotency_key: str | None = None,
-    ) -> ClaimedSeat:
-        """``POST /matches/{id}/seats/{seat}/claim``; with ``use_token`` this client then plays
-        that seat. The token is shown only in this answer: keep it if you need it again.
-
-        An Idempotency-Key is generated for this claim (or the one given) and reused on its
-        retries: a claim whose answer was lost is retried, and the repeat answers with a new
-        token for the seat (the lost one stops working) instead of 409 ``seat-taken``."""
-        call = self._claim(match_id, seat, name, idempotency_key)
-        return self._adopt(cast(ClaimedSeat, self._call(call)), use_token)
-
-    def send_command(
-        self,
-        match_id: str,
-        type: CommandType | str,
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> CommandOut:
-        """``POST /matches/{id}/commands``, with an Idempotency-Key generated for this command
-        (or the one given) and reused on every retry, so the command applies at most once."""
-        call = self._command(match_id, type, expected_version, idempotency_key)
-        return cast(CommandOut, self._call(call))
-
-    def events(self, match_id: str, *, after: int = 0, limit: int | None = None) -> EventPage:
-        """``GET /matches/{id}/events``: one page of the log, as this seat may see it."""
-        return cast(EventPage, self._call(self._events(match_id, after, limit)))
-
-    def iter_events(self, match_id: str, *, after: int = 0) -> Iterator[EventOut]:
-        """The log after version ``after`` up to now, page by page."""
-        while True:
-            page = self.events(match_id, after=after)
-            yield from page["events"]
-            if page["next_after"] is None:
-                return
-            after = page["next_after"]
-
-    def export(self, match_id: str) -> str:
-        """``GET /matches/{id}/export``: the complete NDJSON log of a finished match."""
-        return self._text(self._send(_Call("GET", f"/matches/{match_id}/export")))
-
-    def export_records(self, match_id: str) -> list[ExportLine]:
-        return _export_records(self.export(match_id))
-
-    def stream(
-        self, match_id: str, *, last_event_id: int | None = None, max_reconnects: int = 20
-    ) -> Iterator[StreamMessage]:
-        """Follow ``GET /matches/{id}/stream`` until the match is over.
-
-        Without ``last_event_id`` the first message is the full view; then one message per
-        event. A dropped connection (or a server restart) is retried with backoff, resuming
-        after the last message delivered, at most ``max_reconnects`` times in a row.
-        """
-        follow = self._follow(match_id, last_event_id, max_reconnects)
-        timeout = httpx.Timeout(self.http.timeout.connect, read=self.stream_read_timeout)
-        while True:
-            try:
-                with self.http.stream(
-                    "GET", follow.path, headers=follow.connect(), timeout=timeout
-                ) as response:
-                    if response.status_code >= 400:
-                        response.read()
-                        self._sleep(follow.refused(response))
-                        continue
-                    for line in response.iter_lines():
-                        message = follow.feed(line)
-                        if message is not None:
-                            yield message
-            except httpx.TransportError:
-                wait = follow.dropped()
-                if wait is None:
-                    raise
-            else:
-                wait = follow.closed()
-                if wait is None:
+    def _drive(self, driver: _Driver[Any]) -> Iterator[Any]:
+        """Carries out the steps of ``driver``'s endpoint, yielding what it hands over; its
+        result is left in ``driver.result``."""
+        opened: httpx.Response | None = None
+        lines: Iterator[str] | None = None
+        answer: Any = None
+        failure: httpx.TransportError | None = None
+        try:
+            while True:
+                step = driver.next(answer, failure)
+                answer, failure = None, None
+                if driver.done:
                     return
-            self._sleep(wait)
+                if isinstance(step, _Emit):
+                    yield step.item
+                    continue
+                try:
+                    if isinstance(step, _Call):
+                        answer = self.http.request(
+                            step.method, step.path, json=step.json, params=step.params,
+                            headers=dict(step.headers),
+                        )  # fmt: skip
+                    elif isinstance(step, _Sleep):
+                        self._sleep(step.seconds)
+                    elif isinstance(step, _Open):
+                        if opened is not None:
+                            opened.close()
+                        timeout = httpx.Timeout(
+                            self.http.timeout.connect, read=self.stream_read_timeout
+                        )
+                        request = self.http.build_request(
+                            "GET", step.path, headers=dict(step.headers), timeout=timeout
+                        )
+                        opened = answer = self.http.send(request, stream=True)
+                        if opened.status_code >= 400:
+                            opened.read()
+                        lines = opened.iter_lines()
+                    else:
+                        answer = next(lines, None) if lines is not None else None
+                except httpx.TransportError as exc:
+                    failure = exc
+        finally:
+            if opened is not None:
+                opened.close()
+            driver.op.close()
 
-    # --- player accounts and ratings -------------------------------------------------------
+    # endpoints (each written once above, as steps) ----------------------------------------
 
-    def register_player(self, name: str, kind: Literal["person", "bot"] = "person") -> Registered:
-        """``POST /players``: a new account; its API key is in this answer only."""
-        return cast(Registered, self._call(self._register(name, kind)))
-
-    def claim_seat_as(
-        self,
-        key: str,
-        match_id: str,
-        seat: int,
-        name: str,
-        *,
-        use_token: bool = True,
-        idempotency_key: str | None = None,
-    ) -> ClaimedSeat:
-        """:meth:`claim_seat` as the account whose API key is ``key`` (rated when it ends)."""
-        call = self._claim_as(match_id, seat, name, key, idempotency_key)
-        return self._adopt(cast(ClaimedSeat, self._call(call)), use_token)
-
-    def rotate_key(self, key: str) -> Registered:
-        """``POST /players/me/key``: a new key for the account; ``key`` stops working."""
-        return cast(Registered, self._call(self._key_call("POST", key)))
-
-    def revoke_key(self, key: str) -> None:
-        """``DELETE /players/me/key``: the account has no working key any more."""
-        response = self._send(self._key_call("DELETE", key))
-        if response.status_code >= 400:
-            raise problem_error(response)
-
-    def player(self, player_id: str) -> Profile:
-        """``GET /players/{id}``: name, kind and rating per game."""
-        return cast(Profile, self._call(_Call("GET", f"/players/{player_id}")))
-
-    def player_matches(self, player_id: str, limit: int | None = None) -> list[PlayedMatch]:
-        """``GET /players/{id}/matches``: the account's finished matches, latest first."""
-        params = {"limit": limit} if limit is not None else None
-        got = self._call(_Call("GET", f"/players/{player_id}/matches", params=params))
-        return cast(list[PlayedMatch], got["matches"])
-
-    def leaderboard(self, game: str, limit: int | None = None) -> Leaderboard:
-        """``GET /leaderboard?game=…``: rated accounts, best first."""
-        return cast(Leaderboard, self._call(self._leaderboard(game, limit)))
-
-    def join_queue(
-        self,
-        key: str,
-        game: str,
-        seats: int,
-        *,
-        bots_after: int | None = None,
-        bot_level: str | None = None,
-    ) -> QueueTicket:
-        """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
-        call = self._join_queue(key, game, seats, bots_after, bot_level)
-        return cast(QueueTicket, self._call(call))
-
-    def queue_ticket(self, key: str, ticket_id: str, *, wait: float | None = None) -> QueueTicket:
-        """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
-        timeout) answers as soon as the ticket is matched. Once matched, a new seat token."""
-        return cast(QueueTicket, self._call(self._ticket("GET", key, ticket_id, wait)))
-
-    def leave_queue(self, key: str, ticket_id: str) -> None:
-        """``DELETE /queue/{ticket}``: out of the queue (a matched ticket is 409)."""
-        response = self._send(self._ticket("DELETE", key, ticket_id))
-        if response.status_code >= 400:
-            raise problem_error(response)
-
-    # the transparency log (docs/API.md, "Transparency log") -----------------------------
-
-    def log_checkpoint(self) -> str:
-        """``GET /log/checkpoint``: the log's latest signed checkpoint (a C2SP signed note)."""
-        return _text(self._send(_Call("GET", "/log/checkpoint")))
-
-    def log_key(self) -> str:
-        """``GET /log/key``: the verifier key checkpoints are signed with."""
-        return _text(self._send(_Call("GET", "/log/key"))).strip()
-
-    def inclusion_proof(self, match_id: str, size: int | None = None) -> InclusionProof:
-        """``GET /log/proof/inclusion``: a finished match's place in the log, proven."""
-        return cast(InclusionProof, self._call(_inclusion_call(match_id, size)))
-
-    def consistency_proof(self, size1: int, size2: int | None = None) -> ConsistencyProof:
-        """``GET /log/proof/consistency``: the tree of ``size1`` leaves is a prefix of
-        the tree of ``size2``."""
-        return cast(ConsistencyProof, self._call(_consistency_call(size1, size2)))
+    health = _blocking(health)
+    ready = _blocking(ready)
+    signing_keys = _blocking(signing_keys)
+    openapi = _blocking(openapi)
+    create_match = _blocking(create_match)
+    list_matches = _blocking(list_matches)
+    iter_matches = _iterating(iter_matches)
+    lobby = _blocking(lobby)
+    get_match = _blocking(get_match)
+    claim_seat = _blocking(claim_seat)
+    send_command = _blocking(send_command)
+    events = _blocking(events)
+    iter_events = _iterating(iter_events)
+    export = _blocking(export)
+    export_records = _blocking(export_records)
+    stream = _iterating(stream)
+    register_player = _blocking(register_player)
+    claim_seat_as = _blocking(claim_seat_as)
+    rotate_key = _blocking(rotate_key)
+    revoke_key = _blocking(revoke_key)
+    player = _blocking(player)
+    player_matches = _blocking(player_matches)
+    leaderboard = _blocking(leaderboard)
+    join_queue = _blocking(join_queue)
+    queue_ticket = _blocking(queue_ticket)
+    leave_queue = _blocking(leave_queue)
+    log_checkpoint = _blocking(log_checkpoint)
+    log_key = _blocking(log_key)
+    inclusion_proof = _blocking(inclusion_proof)
+    consistency_proof = _blocking(consistency_proof)
 
 
-# --- the transparency log: its answers and requests, shared by both clients ----------------
-
-
-class InclusionProof(TypedDict):
-    match_id: str
-    index: int
-    tree_size: int
-    leaf: str
-    leaf_hash: str
-    inclusion: list[str]
-    checkpoint: str
-
-
-ConsistencyProof = TypedDict("ConsistencyProof", {"from": int, "to": int, "consistency": list[str]})
-
-
-def _inclusion_call(match_id: str, size: int | None) -> _Call:
-    params: dict[str, Any] = {"match": match_id}
-    if size is not None:
-        params["size"] = size
-    return _Call("GET", "/log/proof/inclusion", params=params)
-
-
-def _consistency_call(size1: int, size2: int | None) -> _Call:
-    params: dict[str, Any] = {"from": size1}
-    if size2 is not None:
-        params["to"] = size2
-    return _Call("GET", "/log/proof/consistency", params=params)
-
-
-def _text(response: httpx.Response) -> str:
-    if response.status_code >= 400:
-        raise problem_error(response)
-    return response.text
-
-
-# --- async ---------------------------------------------------------------------------------
-
-
-class AsyncClient(_Base):
-    """The API over an ``httpx.AsyncClient``; the same methods as :class:`Client`, awaited."""
+class AsyncClient(_Session):
+    """The API over an ``httpx.AsyncClient``; the same methods as :class:`Client`, awaited (the
+    iterators ``iter_matches``, ``iter_events`` and ``stream`` are async iterators)."""
 
     def __init__(
         self,
@@ -1234,11 +1257,10 @@ class AsyncClient(_Base):
         timeout: float = DEFAULT_TIMEOUT,
         stream_read_timeout: float = DEFAULT_STREAM_READ_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        sleep: Callable[[float], Coroutine[Any, Any, None]] = asyncio.sleep,
     ) -> None:
-        super().__init__(token, retry)
+        super().__init__(token, retry, stream_read_timeout)
         self.http = httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport)
-        self.stream_read_timeout = stream_read_timeout
         self._sleep = sleep
 
     async def __aenter__(self) -> AsyncClient:
@@ -1250,263 +1272,81 @@ class AsyncClient(_Base):
     async def aclose(self) -> None:
         await self.http.aclose()
 
-    async def _send(self, call: _Call) -> httpx.Response:
-        retry = 0
-        while True:
-            try:
-                response = await self.http.request(
-                    call.method, call.path, json=call.json, params=call.params,
-                    headers=dict(call.headers),
-                )  # fmt: skip
-            except httpx.TransportError as exc:
-                wait = self._wait_after_error(call, retry, exc)
-                if wait is None:
-                    raise
-            else:
-                wait = self._wait_after(retry, response)
-                if wait is None:
-                    return response
-            await self._sleep(wait)
-            retry += 1
-
-    async def _call(self, call: _Call) -> Any:
-        return self._result(await self._send(call))
-
-    # endpoints ---------------------------------------------------------------------------
-
-    async def health(self) -> Health:
-        return cast(Health, await self._call(_Call("GET", "/health")))
-
-    async def ready(self) -> Health:
-        return cast(Health, await self._call(_Call("GET", "/ready")))
-
-    async def signing_keys(self) -> dict[str, Any]:
-        return cast(dict[str, Any], await self._call(_Call("GET", "/.well-known/cuccu-keys.json")))
-
-    async def openapi(self) -> dict[str, Any]:
-        return cast(dict[str, Any], await self._call(_Call("GET", "/schema/openapi.json")))
-
-    @overload
-    async def create_match(
-        self,
-        seats: list[SeatIn],
-        *,
-        game: Literal["cuccu"] | None = None,
-        starting_lives: int | None = None,
-        seed: int | None = None,
-        first_dealer: int | None = None,
-    ) -> CreatedMatch: ...
-
-    @overload
-    async def create_match(
-        self,
-        seats: list[SeatIn],
-        *,
-        game: Literal["cucco21"],
-        starting_chips: int | None = None,
-        powers: bool | None = None,
-        max_sets: int | None = None,
-        seed: int | None = None,
-        first_dealer: int | None = None,
-    ) -> CreatedMatch: ...
-
-    async def create_match(
-        self,
-        seats: list[SeatIn],
-        *,
-        game: str | None = None,
-        starting_lives: int | None = None,
-        starting_chips: int | None = None,
-        powers: bool | None = None,
-        max_sets: int | None = None,
-        seed: int | None = None,
-        first_dealer: int | None = None,
-    ) -> CreatedMatch:
-        options = {"starting_chips": starting_chips, "powers": powers, "max_sets": max_sets}
-        call = self._create(seats, starting_lives, seed, first_dealer, game, options)
-        return cast(CreatedMatch, await self._call(call))
-
-    async def list_matches(
-        self,
-        *,
-        status: MatchStatus | None = None,
-        open_seats: bool | None = None,
-        cursor: str | None = None,
-        limit: int | None = None,
-    ) -> MatchList:
-        return cast(MatchList, await self._call(self._list(status, open_seats, cursor, limit)))
-
-    async def iter_matches(
-        self, *, status: MatchStatus | None = None, open_seats: bool | None = None
-    ) -> AsyncIterator[MatchSummary]:
-        cursor: str | None = None
-        while True:
-            page = await self.list_matches(status=status, open_seats=open_seats, cursor=cursor)
-            for summary in page["matches"]:
-                yield summary
-            cursor = page["next_cursor"]
-            if cursor is None:
-                return
-
-    async def lobby(self, *, limit: int | None = None) -> list[MatchSummary]:
-        return (await self.list_matches(open_seats=True, limit=limit))["matches"]
-
-    async def get_match(self, match_id: str) -> MatchOut:
-        return cast(MatchOut, await self._call(self._get(match_id)))
-
-    async def claim_seat(
-        self,
-        match_id: str,
-        seat: int,
-        name: str,
-        *,
-        use_token: bool = True,
-        idempotency_key: str | None = None,
-    ) -> ClaimedSeat:
-        call = self._claim(match_id, seat, name, idempotency_key)
-        claimed = cast(ClaimedSeat, await self._call(call))
-        return self._adopt(claimed, use_token)
-
-    async def send_command(
-        self,
-        match_id: str,
-        type: CommandType | str,
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> CommandOut:
-        call = self._command(match_id, type, expected_version, idempotency_key)
-        return cast(CommandOut, await self._call(call))
-
-    async def events(self, match_id: str, *, after: int = 0, limit: int | None = None) -> EventPage:
-        return cast(EventPage, await self._call(self._events(match_id, after, limit)))
-
-    async def iter_events(self, match_id: str, *, after: int = 0) -> AsyncIterator[EventOut]:
-        while True:
-            page = await self.events(match_id, after=after)
-            for event in page["events"]:
-                yield event
-            if page["next_after"] is None:
-                return
-            after = page["next_after"]
-
-    async def export(self, match_id: str) -> str:
-        return self._text(await self._send(_Call("GET", f"/matches/{match_id}/export")))
-
-    async def export_records(self, match_id: str) -> list[ExportLine]:
-        return _export_records(await self.export(match_id))
-
-    async def stream(
-        self, match_id: str, *, last_event_id: int | None = None, max_reconnects: int = 20
-    ) -> AsyncIterator[StreamMessage]:
-        follow = self._follow(match_id, last_event_id, max_reconnects)
-        timeout = httpx.Timeout(self.http.timeout.connect, read=self.stream_read_timeout)
-        while True:
-            try:
-                async with self.http.stream(
-                    "GET", follow.path, headers=follow.connect(), timeout=timeout
-                ) as response:
-                    if response.status_code >= 400:
-                        await response.aread()
-                        await self._sleep(follow.refused(response))
-                        continue
-                    async for line in response.aiter_lines():
-                        message = follow.feed(line)
-                        if message is not None:
-                            yield message
-            except httpx.TransportError:
-                wait = follow.dropped()
-                if wait is None:
-                    raise
-            else:
-                wait = follow.closed()
-                if wait is None:
+    async def _drive(self, driver: _Driver[Any]) -> AsyncIterator[Any]:
+        """Carries out the steps of ``driver``'s endpoint, yielding what it hands over; its
+        result is left in ``driver.result``."""
+        opened: httpx.Response | None = None
+        lines: AsyncIterator[str] | None = None
+        answer: Any = None
+        failure: httpx.TransportError | None = None
+        try:
+            while True:
+                step = driver.next(answer, failure)
+                answer, failure = None, None
+                if driver.done:
                     return
-            await self._sleep(wait)
+                if isinstance(step, _Emit):
+                    yield step.item
+                    continue
+                try:
+                    if isinstance(step, _Call):
+                        answer = await self.http.request(
+                            step.method, step.path, json=step.json, params=step.params,
+                            headers=dict(step.headers),
+                        )  # fmt: skip
+                    elif isinstance(step, _Sleep):
+                        await self._sleep(step.seconds)
+                    elif isinstance(step, _Open):
+                        if opened is not None:
+                            await opened.aclose()
+                        timeout = httpx.Timeout(
+                            self.http.timeout.connect, read=self.stream_read_timeout
+                        )
+                        request = self.http.build_request(
+                            "GET", step.path, headers=dict(step.headers), timeout=timeout
+                        )
+                        opened = answer = await self.http.send(request, stream=True)
+                        if opened.status_code >= 400:
+                            await opened.aread()
+                        lines = opened.aiter_lines()
+                    else:
+                        answer = await anext(lines, None) if lines is not None else None
+                except httpx.TransportError as exc:
+                    failure = exc
+        finally:
+            if opened is not None:
+                await opened.aclose()
+            driver.op.close()
 
-    # --- player accounts and ratings -------------------------------------------------------
+    # endpoints (each written once above, as steps) ----------------------------------------
 
-    async def register_player(
-        self, name: str, kind: Literal["person", "bot"] = "person"
-    ) -> Registered:
-        """``POST /players``: a new account; its API key is in this answer only."""
-        return cast(Registered, await self._call(self._register(name, kind)))
-
-    async def claim_seat_as(
-        self,
-        key: str,
-        match_id: str,
-        seat: int,
-        name: str,
-        *,
-        use_token: bool = True,
-        idempotency_key: str | None = None,
-    ) -> ClaimedSeat:
-        """:meth:`claim_seat` as the account whose API key is ``key`` (rated when it ends)."""
-        call = self._claim_as(match_id, seat, name, key, idempotency_key)
-        claimed = cast(ClaimedSeat, await self._call(call))
-        return self._adopt(claimed, use_token)
-
-    async def rotate_key(self, key: str) -> Registered:
-        """``POST /players/me/key``: a new key for the account; ``key`` stops working."""
-        return cast(Registered, await self._call(self._key_call("POST", key)))
-
-    async def revoke_key(self, key: str) -> None:
-        """``DELETE /players/me/key``: the account has no working key any more."""
-        response = await self._send(self._key_call("DELETE", key))
-        if response.status_code >= 400:
-            raise problem_error(response)
-
-    async def player(self, player_id: str) -> Profile:
-        """``GET /players/{id}``: name, kind and rating per game."""
-        return cast(Profile, await self._call(_Call("GET", f"/players/{player_id}")))
-
-    async def player_matches(self, player_id: str, limit: int | None = None) -> list[PlayedMatch]:
-        """``GET /players/{id}/matches``: the account's finished matches, latest first."""
-        params = {"limit": limit} if limit is not None else None
-        got = await self._call(_Call("GET", f"/players/{player_id}/matches", params=params))
-        return cast(list[PlayedMatch], got["matches"])
-
-    async def leaderboard(self, game: str, limit: int | None = None) -> Leaderboard:
-        """``GET /leaderboard?game=…``: rated accounts, best first."""
-        return cast(Leaderboard, await self._call(self._leaderboard(game, limit)))
-
-    async def join_queue(
-        self,
-        key: str,
-        game: str,
-        seats: int,
-        *,
-        bots_after: int | None = None,
-        bot_level: str | None = None,
-    ) -> QueueTicket:
-        """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
-        call = self._join_queue(key, game, seats, bots_after, bot_level)
-        return cast(QueueTicket, await self._call(call))
-
-    async def queue_ticket(
-        self, key: str, ticket_id: str, *, wait: float | None = None
-    ) -> QueueTicket:
-        """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
-        timeout) answers as soon as the ticket is matched. Once matched, a new seat token."""
-        return cast(QueueTicket, await self._call(self._ticket("GET", key, ticket_id, wait)))
-
-    async def leave_queue(self, key: str, ticket_id: str) -> None:
-        """``DELETE /queue/{ticket}``: out of the queue (a matched ticket is 409)."""
-        response = await self._send(self._ticket("DELETE", key, ticket_id))
-        if response.status_code >= 400:
-            raise problem_error(response)
-
-    # the transparency log (docs/API.md, "Transparency log") -----------------------------
-
-    async def log_checkpoint(self) -> str:
-        return _text(await self._send(_Call("GET", "/log/checkpoint")))
-
-    async def log_key(self) -> str:
-        return _text(await self._send(_Call("GET", "/log/key"))).strip()
-
-    async def inclusion_proof(self, match_id: str, size: int | None = None) -> InclusionProof:
-        return cast(InclusionProof, await self._call(_inclusion_call(match_id, size)))
-
-    async def consistency_proof(self, size1: int, size2: int | None = None) -> ConsistencyProof:
-        return cast(ConsistencyProof, await self._call(_consistency_call(size1, size2)))
+    health = _awaiting(health)
+    ready = _awaiting(ready)
+    signing_keys = _awaiting(signing_keys)
+    openapi = _awaiting(openapi)
+    create_match = _awaiting(create_match)
+    list_matches = _awaiting(list_matches)
+    iter_matches = _async_iterating(iter_matches)
+    lobby = _awaiting(lobby)
+    get_match = _awaiting(get_match)
+    claim_seat = _awaiting(claim_seat)
+    send_command = _awaiting(send_command)
+    events = _awaiting(events)
+    iter_events = _async_iterating(iter_events)
+    export = _awaiting(export)
+    export_records = _awaiting(export_records)
+    stream = _async_iterating(stream)
+    register_player = _awaiting(register_player)
+    claim_seat_as = _awaiting(claim_seat_as)
+    rotate_key = _awaiting(rotate_key)
+    revoke_key = _awaiting(revoke_key)
+    player = _awaiting(player)
+    player_matches = _awaiting(player_matches)
+    leaderboard = _awaiting(leaderboard)
+    join_queue = _awaiting(join_queue)
+    queue_ticket = _awaiting(queue_ticket)
+    leave_queue = _awaiting(leave_queue)
+    log_checkpoint = _awaiting(log_checkpoint)
+    log_key = _awaiting(log_key)
+    inclusion_proof = _awaiting(inclusion_proof)
+    consistency_proof = _awaiting(consistency_proof)

@@ -48,7 +48,7 @@ from api.transparency.store import ResultLog
 from api.turns import Step, _meta, advance, rng_for
 from domain.envelope import GENESIS_HASH
 from domain.errors import DomainError
-from domain.games import DEFAULT_GAME, GAMES, Game, by_name
+from domain.games import GAMES, Game, by_name
 from domain.seats import SeatSpec
 
 __all__ = [
@@ -556,16 +556,14 @@ class MatchService:
     async def create(
         self,
         seats: list[SeatSpec] | list[NewSeat],
-        starting_lives: int | None = None,
         seed: int | None = None,
         first_dealer: int | None = None,
         *,
-        game: str = DEFAULT_GAME,
+        game: str,
         options: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> Created:
-        """A new match of ``game`` with its ``options`` (``starting_lives`` is Cuccù's option,
-        as callers from before other games pass it).
+        """A new match of ``game`` with its ``options`` (the game's defaults for those left out).
 
         With ``idempotency_key`` see :meth:`create_once`, which retries this on the
         ConcurrencyError of a twin request.
@@ -574,10 +572,7 @@ class MatchService:
             hosted = by_name(game)
         except KeyError:
             raise UnknownGame(game) from None
-        given = dict(options or {})
-        if starting_lives is not None:
-            given["starting_lives"] = starting_lives
-        chosen = game_options(hosted, given)
+        chosen = game_options(hosted, dict(options or {}))
         specs = [s if isinstance(s, SeatSpec) else seat_specs([s])[0] for s in seats]
         match_id = str(uuid.uuid4())
         fingerprint = creation_fingerprint(hosted.name, specs, seed, first_dealer, chosen)

@@ -1,7 +1,7 @@
 """Bot tournaments: many seeded bot-only matches, played in-process with the pure domain.
 
-    cuccu tournament --seats expert,basic,basic,basic --matches 2000 [--seed S] [--jobs 2]
-    cuccu tournament --game cucco21 --seats expert,basic,basic,basic --matches 2000 [--max-sets 3]
+    cuccu tournament [--game NAME] --seats expert,basic,basic,basic --matches 2000 [--seed S]
+        [--jobs 2] [the game's own options: ``cuccu tournament --help`` lists them]
 
 Policies are rotated across the seats from one match to the next, so no policy keeps a
 favourable seat. No database is involved: each match is folded in memory by its game's

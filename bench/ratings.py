@@ -64,7 +64,9 @@ async def rebuild(url: str, matches: int) -> None:
                 NewSeat("open", "open"),
                 NewSeat("Bo", "bot", "random"),
             ]
-            created = await service.create(seats, starting_lives=1, seed=m)
+            created = await service.create(
+                seats, seed=m, game="cuccu", options={"starting_lives": 1}
+            )
             two = rng.sample(accounts, 2)
             for seat, account in enumerate(two):
                 await players.claim(account, created.match_id, seat, account.name)

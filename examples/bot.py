@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """An example bot that plays one seat of a Cuccù or Cucco 21 match over HTTP only.
 
-It uses the typed client (``api/client.py``: httpx and the standard library, nothing of the
-service or the rules), claims an open seat or plays a seat whose token it is given, follows the
-match's event stream and answers every decision of its seat until the match is over:
+It uses the typed client (``cuccu_client``, installed on its own from ``clients/python``, or
+``api/client.py`` in a checkout: httpx and the standard library, nothing of the service or the
+rules), claims an open seat or plays a seat whose token it is given, follows the match's event
+stream and answers every decision of its seat until the match is over:
 
     python examples/bot.py http://127.0.0.1:8000/matches/MATCH_ID --seat 1 --name Robo
     python examples/bot.py http://127.0.0.1:8000/matches/MATCH_ID --token SEAT_TOKEN
@@ -34,31 +35,19 @@ from urllib.parse import urlsplit
 
 import httpx
 
-try:
-    from api.client import (
-        AnyView,
+try:  # the client installed on its own (pip install clients/python)
+    from cuccu_client import (
         ApiError,
         Client,
         CommandOut,
         Conflict,
-        Cucco21View,
         MatchOut,
         MatchView,
         StreamEnded,
-    )  # fmt: skip
-except ImportError:  # run from a checkout without installing it
+    )
+except ImportError:  # a checkout: the same module, as api/client.py
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from api.client import (
-        AnyView,
-        ApiError,
-        Client,
-        CommandOut,
-        Conflict,
-        Cucco21View,
-        MatchOut,
-        MatchView,
-        StreamEnded,
-    )  # fmt: skip
+    from api.client import ApiError, Client, CommandOut, Conflict, MatchOut, MatchView, StreamEnded
 
 # card id "<rank>#<copy>" -> how safe it is at scoring (RULES §3); a lone fool counts as the
 # lowest other card, so it is weak
@@ -73,18 +62,18 @@ def strength(card: str) -> float:
     return VALUES.get(card.split("#", 1)[0], 0)
 
 
-def choose(view: AnyView) -> str:
+def choose(view: MatchView) -> str:
     """The choice for this seat's pending decision, from its view alone."""
     if view.get("game") == "cucco21":
-        return choose_cucco21(view)  # type: ignore[arg-type]
-    return choose_cuccu(view)  # type: ignore[arg-type]
+        return choose_cucco21(view)
+    return choose_cuccu(view)
 
 
 #: Cucco 21 (CUCCO21 §3): a card's value is its number, 1 to 21; trade below this one
 CUCCO21_KEEP_FROM = 12
 
 
-def choose_cucco21(view: Cucco21View) -> str:
+def choose_cucco21(view: MatchView) -> str:
     pending = view["pending"]
     assert pending is not None
     choices = pending["choices"]
@@ -95,7 +84,7 @@ def choose_cucco21(view: Cucco21View) -> str:
         card = view["hand"]
         assert card is not None
         return "keep" if int(card.split("#", 1)[0]) >= CUCCO21_KEEP_FROM else "trade"
-    return choices[0]
+    return str(choices[0])
 
 
 def choose_cuccu(view: MatchView) -> str:
@@ -122,12 +111,12 @@ def choose_cuccu(view: MatchView) -> str:
     return "exchange" if strength(card) <= threshold else "keep"
 
 
-def mine(view: AnyView) -> bool:
+def mine(view: MatchView) -> bool:
     """This seat must decide, or may start the next round (any seat may)."""
     pending = view["pending"]
     if pending is None:
         return False
-    return pending["kind"] == "next_round" or pending["seat"] == view["viewer"]
+    return bool(pending["kind"] == "next_round" or pending["seat"] == view["viewer"])
 
 
 class Bot:
@@ -252,21 +241,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def summary(match_id: str, view: AnyView, seat: int) -> str:
+def summary(match_id: str, view: MatchView, seat: int) -> str:
     """The closing line: who won, and what this seat has left."""
     if view.get("game") == "cucco21":
-        game: Cucco21View = view  # type: ignore[assignment]
-        names = ", ".join(f"seat {w} ({game['seats'][w]['name']})" for w in game["winners"])
+        names = ", ".join(f"seat {w} ({view['seats'][w]['name']})" for w in view["winners"])
         return (
-            f"match {match_id} over after round {game['round']}: {names or 'nobody'} won; "
-            f"seat {seat} has {game['seats'][seat]['chips']} chips"
+            f"match {match_id} over after round {view['round']}: {names or 'nobody'} won; "
+            f"seat {seat} has {view['seats'][seat]['chips']} chips"
         )
-    cuccu: MatchView = view  # type: ignore[assignment]
-    winner = cuccu["winner"]
-    name = cuccu["seats"][winner]["name"] if winner is not None else "nobody"
+    winner = view["winner"]
+    name = view["seats"][winner]["name"] if winner is not None else "nobody"
     return (
-        f"match {match_id} over after round {cuccu['round']}: seat {winner} ({name}) won; "
-        f"seat {seat} has {cuccu['seats'][seat]['lives']} lives"
+        f"match {match_id} over after round {view['round']}: seat {winner} ({name}) won; "
+        f"seat {seat} has {view['seats'][seat]['lives']} lives"
     )
 
 

@@ -588,8 +588,10 @@ class MatchController(Controller):
             "First an event `view` with the caller's full view (id = version), then one event "
             "`event` per new stored event as the caller may see it (id = its version), and "
             "keep-alive comment lines (`: keep-alive`, no data). Reconnect with `Last-Event-ID` "
-            "to resume after that version. The stream ends once a finished match has been sent "
-            "completely; a stream cut by a database outage ends with an event `unavailable` "
+            "to resume after that version. Once a finished match has been sent completely, an "
+            'event `end` (id = the last version; data `{"match_id", "version", "status"}`) '
+            "comes last and the stream closes; a stream cut by a database outage ends with an "
+            "event `unavailable` "
             '(no id; data `{"detail", "retry_after"}`): resume it after `retry_after` seconds.'
         ),
         responses=responses(401, 403, 404, 422, 503),
@@ -645,6 +647,7 @@ class MatchController(Controller):
                         if stored:
                             continue  # there may be more than one page
                         if over:
+                            yield end_notice(match_id, after)
                             return
                         if not await sub.wait(keepalive):
                             yield KEEP_ALIVE
@@ -703,6 +706,15 @@ def unavailable_notice() -> ServerSentEventMessage:
         "retry_after": UNAVAILABLE_RETRY_AFTER,
     }
     return ServerSentEventMessage(data=_encoder.encode(notice).decode(), event="unavailable")
+
+
+def end_notice(match_id: str, version: int) -> ServerSentEventMessage:
+    """The last message of a finished match's stream, whatever its game: a named event
+    ``end`` whose id is the match's last version, so a client knows the close that follows is
+    the end and not a drop to resume (API 0.8.0). A browser's EventSource fires no
+    ``message`` for it; a reconnection with its id gets it again, and nothing else."""
+    body = {"match_id": match_id, "version": version, "status": "over"}
+    return ServerSentEventMessage(data=_encoder.encode(body).decode(), event="end", id=version)
 
 
 _in_flight: set[asyncio.Task[Any]] = set()

@@ -14,6 +14,7 @@ from litestar.openapi.spec import Example
 from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from msgspec import Meta
 
+from api.models import GAME_NAMES
 from api.players import PlayerService
 from api.problems import responses
 from api.ratings import Rating
@@ -272,7 +273,7 @@ class LeaderboardController(Controller):
     async def leaderboard(
         self,
         state: State,
-        game: Annotated[str, QueryParameter(description="The game (`cuccu`, `cucco21`)")],
+        game: Annotated[str, QueryParameter(description=f"The game: {GAME_NAMES}")],
         limit: Annotated[int, QueryParameter(ge=1, le=500, description="At most")] = 100,
     ) -> Leaderboard:
         ranked = await players_in(state).leaderboard(game, limit)

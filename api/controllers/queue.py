@@ -14,14 +14,30 @@ from litestar.params import Body, PathParameter, QueryParameter
 from msgspec import Meta
 
 from api.controllers.players import PLAYER_KEY, PlayerKey, bearer_key, players_in
+from api.models import GAME_NAMES
 from api.problems import responses
 from api.queue import QueueService, TicketView
+from domain.games import GAMES, Game
+
+
+def _queue_example(game: Game) -> Example:
+    """A table of three (or the nearest size the game seats), bots after 30 s."""
+    seats = min(max(3, game.min_seats), game.max_seats)
+    return Example(
+        id=game.name,
+        summary=f"{game.title} for {seats}, bots after 30 s",
+        value={"game": game.name, "seats": seats, "bots_after": 30},
+    )
+
+
+#: one example per game of the registry
+QUEUE_EXAMPLES = [_queue_example(game) for game in GAMES.values()]
 
 
 class QueueIn(msgspec.Struct, forbid_unknown_fields=True):
     """A table to wait for."""
 
-    game: Annotated[str, Meta(max_length=32, description="The game (`cuccu`, `cucco21`)")]
+    game: Annotated[str, Meta(max_length=32, description=f"The game: {GAME_NAMES}")]
     seats: Annotated[int, Meta(ge=2, le=20, description="The table's size (what the game seats)")]
     bots_after: (
         Annotated[
@@ -111,13 +127,7 @@ class QueueController(Controller):
             QueueIn,
             Body(
                 media_type=RequestEncodingType.JSON,
-                examples=[
-                    Example(
-                        id="cucco21",
-                        summary="Cucco 21 for three, bots after 30 s",
-                        value={"game": "cucco21", "seats": 3, "bots_after": 30},
-                    )
-                ],
+                examples=QUEUE_EXAMPLES,
             ),
         ],
         state: State,

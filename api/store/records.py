@@ -73,8 +73,9 @@ class MatchRecord:
     version: int
     seed: int | None
     #: the game's name in the registry (``domain.games``), its creation options, each seat's
-    #: score in the game's unit (Cuccù's lives, Cucco 21's chips) and the winning seats
-    game: str = "cuccu"
+    #: score in the game's unit (its ``score.unit``) and the winning seats; every record names
+    #: its game (a keyword, no default: a forgotten game must not read as some game's match)
+    game: str = field(kw_only=True)
     options: dict[str, Any] = field(default_factory=dict)
     standing: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
@@ -98,7 +99,7 @@ class NewMatch:
     id: str
     seats: list[dict[str, Any]]
     seed: int | None
-    game: str = "cuccu"
+    game: str = field(kw_only=True)  # no default, as in MatchRecord
     options: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -33,7 +33,7 @@ matches = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("seats", JsonType, nullable=False),
     # the game in the registry (domain.games), its creation options, each seat's score in
-    # the game's unit (lives, chips) and the winning seats (revision 0004)
+    # the game's unit (its ``score.unit``) and the winning seats (revision 0004)
     sa.Column("game", sa.String(32), nullable=False, server_default="cuccu"),
     sa.Column("options", JsonType, nullable=False, server_default="{}"),
     sa.Column("standing", JsonType, nullable=False, server_default="[]"),

@@ -266,14 +266,21 @@ async def test_stream_of_a_finished_match(client: Client) -> None:
     assert resp.status_code == 200
     assert resp.headers["content-type"].startswith("text/event-stream")
     frames = parse_sse(resp.text)
-    assert frames[0]["event"] == "view"
+    assert [f["event"] for f in frames] == ["view", "end"]
     assert int(frames[0]["id"]) == created["version"]
     resumed = parse_sse(
         (await client.get(f"/matches/{mid}/stream", headers={"Last-Event-ID": "3"})).text
     )
-    assert [int(f["id"]) for f in resumed] == list(range(4, created["version"] + 1))
-    assert all(f["event"] == "event" for f in resumed)
-    assert json.loads(resumed[0]["data"])["version"] == 4
+    *events, end = resumed
+    assert [int(f["id"]) for f in events] == list(range(4, created["version"] + 1))
+    assert all(f["event"] == "event" for f in events)
+    assert json.loads(events[0]["data"])["version"] == 4
+    # the closing message names no game: the close that follows is the end, not a drop
+    assert end["event"] == "end" and int(end["id"]) == created["version"]
+    last = {"match_id": mid, "version": created["version"], "status": "over"}
+    assert json.loads(end["data"]) == last
+    again = await client.get(f"/matches/{mid}/stream", headers={"Last-Event-ID": end["id"]})
+    assert parse_sse(again.text) == [end]  # resuming after it: the end again, nothing else
 
 
 def parse_sse(text: str) -> list[dict[str, str]]:

@@ -161,10 +161,12 @@ async def test_the_stream_sends_the_view_then_events_of_the_game(client: Client)
         return got
 
     first = await messages({})
-    assert [m[0] for m in first] == ["view"] and first[0][1]["view"]["game"] == "cucco21"
-    resumed = await messages({"Last-Event-ID": "0"})  # every event, from the first
+    assert [m[0] for m in first] == ["view", "end"] and first[0][1]["view"]["game"] == "cucco21"
+    *resumed, end = await messages({"Last-Event-ID": "0"})  # every event, from the first
     assert [m[1]["version"] for m in resumed] == list(range(1, created["version"] + 1))
     assert all(m[0] == "event" and m[1]["game"] == "cucco21" for m in resumed)
+    assert end == ("end", {"match_id": created["match_id"], "version": created["version"],
+                           "status": "over"})  # fmt: skip
 
 
 def test_the_command_schema_lists_every_games_commands_and_no_other() -> None:

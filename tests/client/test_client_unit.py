@@ -215,6 +215,7 @@ class Broken(httpx.SyncByteStream, httpx.AsyncByteStream):
 
 
 VIEW = {"match_id": MID, "version": 5, "seat": 0, "view": {"status": "in_round"}}
+END = {"match_id": MID, "version": 9, "status": "over"}
 
 
 def stream_script() -> Script:
@@ -231,14 +232,16 @@ def stream_script() -> Script:
         problem(503, "database-unavailable", retry_after=1),
         # a clean close before the end of the match (e.g. the server restarting)
         httpx.Response(200, headers=headers, stream=Broken([frame(7, {"type": "kept"})], False)),
+        # a clean close after a game's last event but before the server's `end` message: the
+        # client knows no game's events, so this is one more early close
+        httpx.Response(
+            200, headers=headers, stream=Broken([frame(8, {"type": "match_won"})], fail=False)
+        ),
         httpx.Response(
             200,
             headers=headers,
-            stream=Broken(
-                [frame(8, {"type": "round_ended"}), frame(9, {"type": "match_won", "winner": 0})],
-                fail=False,
-            ),
-        ),  # fmt: skip
+            stream=Broken([frame(9, {"type": "anything"}), frame(9, END, "end")], fail=False),
+        ),
     )
 
 
@@ -247,10 +250,9 @@ def check_resumed(script: Script, messages: list[Any], sleeps: list[float]) -> N
         ("view", 5), ("event", 6), ("event", 7), ("event", 8), ("event", 9),
     ]  # fmt: skip
     assert messages[0].view["view"]["status"] == "in_round"
-    assert messages[-1].match_event["event"]["type"] == "match_won"
-    assert messages[-1].ends_match
+    assert messages[-1].match_event["event"]["type"] == "anything"  # `end` is not handed over
     sent = [r.headers.get("Last-Event-ID") for r in script.requests]
-    assert sent == [None, "6", "6", "7"]
+    assert sent == [None, "6", "6", "7", "8"]
     assert all(r.headers["Authorization"] == "Bearer tok" for r in script.requests)
     assert sleeps[1] >= 1  # Retry-After of the 503
 
@@ -309,3 +311,19 @@ def test_the_client_imports_neither_the_service_nor_the_rules() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_both_clients_are_one_implementation_with_the_same_methods() -> None:
+    def endpoints(cls: type) -> dict[str, Any]:
+        return {
+            name: getattr(cls, name).__wrapped__
+            for name in dir(cls)
+            if not name.startswith("_") and hasattr(getattr(cls, name), "__wrapped__")
+        }
+
+    sync, run_async = endpoints(Client), endpoints(AsyncClient)
+    assert sync == run_async  # the very same endpoint functions, carried out two ways
+    assert {"create_match", "send_command", "stream", "join_queue", "log_key"} <= set(sync)
+    # every other public method is an endpoint: none is written twice
+    assert {n for n in dir(Client) if not n.startswith("_")} == {*sync, "close"}
+    assert {n for n in dir(AsyncClient) if not n.startswith("_")} == {*sync, "aclose"}

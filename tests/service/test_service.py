@@ -49,7 +49,9 @@ def service(store: InMemoryStore) -> MatchService:
 async def test_create_deals_round_one_and_lets_the_bots_play_up_to_the_human(
     service: MatchService, store: InMemoryStore
 ) -> None:
-    created = await service.create(ANN_VS_BOTS, starting_lives=2, seed=7, first_dealer=3)
+    created = await service.create(
+        ANN_VS_BOTS, seed=7, first_dealer=3, game="cuccu", options={"starting_lives": 2}
+    )
     assert set(created.tokens) == {0}  # a token for the human seat only
     assert created.state.seats[0].name == "Ann"  # names are stored trimmed
     assert pending(created.state) is not None and pending(created.state).seat == 0  # type: ignore[union-attr]
@@ -59,7 +61,9 @@ async def test_create_deals_round_one_and_lets_the_bots_play_up_to_the_human(
 
 
 async def test_a_command_answers_with_the_bots_replies(service: MatchService) -> None:
-    created = await service.create(ANN_VS_BOTS, starting_lives=2, seed=7, first_dealer=3)
+    created = await service.create(
+        ANN_VS_BOTS, seed=7, first_dealer=3, game="cuccu", options={"starting_lives": 2}
+    )
     before = created.state.version
     played = await service.command(created.match_id, 0, "keep")
     assert [v for v, _ in played.events] == list(range(before + 1, played.state.version + 1))
@@ -73,7 +77,9 @@ async def test_a_command_answers_with_the_bots_replies(service: MatchService) ->
 async def test_a_refused_command_changes_nothing(
     service: MatchService, store: InMemoryStore
 ) -> None:
-    created = await service.create(TWO_HUMANS, starting_lives=3, seed=1, first_dealer=1)
+    created = await service.create(
+        TWO_HUMANS, seed=1, first_dealer=1, game="cuccu", options={"starting_lives": 3}
+    )
     commits = store.commits
     with pytest.raises(DomainError) as refused:
         await service.command(created.match_id, 1, "keep")  # seat 0 plays first
@@ -90,7 +96,9 @@ async def test_a_refused_command_changes_nothing(
 async def test_a_retry_with_the_same_key_is_answered_again_without_a_second_effect(
     service: MatchService, store: InMemoryStore
 ) -> None:
-    created = await service.create(ANN_VS_BOTS, starting_lives=2, seed=7, first_dealer=3)
+    created = await service.create(
+        ANN_VS_BOTS, seed=7, first_dealer=3, game="cuccu", options={"starting_lives": 2}
+    )
     first = await service.command(created.match_id, 0, "exchange", idempotency_key="k1")
     commits = store.commits
     again = await service.command(created.match_id, 0, "exchange", idempotency_key="k1")
@@ -105,7 +113,9 @@ async def test_a_retry_with_the_same_key_is_answered_again_without_a_second_effe
 
 async def test_a_stale_kept_state_is_reloaded_not_refused(store: InMemoryStore) -> None:
     a, b = MatchService(store), MatchService(store)  # two API processes on one store
-    created = await a.create(TWO_HUMANS, starting_lives=3, seed=1, first_dealer=1)
+    created = await a.create(
+        TWO_HUMANS, seed=1, first_dealer=1, game="cuccu", options={"starting_lives": 3}
+    )
     await b.state(created.match_id)  # b keeps the match at its first version
     moved = await a.command(created.match_id, 0, "keep")
     played = await b.command(created.match_id, 1, "keep")  # b's copy is stale: it reloads
@@ -113,8 +123,12 @@ async def test_a_stale_kept_state_is_reloaded_not_refused(store: InMemoryStore) 
 
 
 async def test_tokens_say_which_seat_of_which_match(service: MatchService) -> None:
-    one = await service.create(TWO_HUMANS, starting_lives=3, seed=1, first_dealer=1)
-    two = await service.create(TWO_HUMANS, starting_lives=3, seed=2, first_dealer=1)
+    one = await service.create(
+        TWO_HUMANS, seed=1, first_dealer=1, game="cuccu", options={"starting_lives": 3}
+    )
+    two = await service.create(
+        TWO_HUMANS, seed=2, first_dealer=1, game="cuccu", options={"starting_lives": 3}
+    )
     assert await service.seat_of(one.match_id, one.tokens[1], required=True) == 1
     assert await service.seat_of(one.match_id, None, required=False) is None
     with pytest.raises(MissingToken):
@@ -129,7 +143,9 @@ async def test_claims_fill_open_seats_and_a_retried_claim_gets_a_new_token(
     service: MatchService, store: InMemoryStore
 ) -> None:
     seats = [NewSeat("open", "open"), NewSeat("open", "open"), NewSeat("Bo", "bot", "basic")]
-    created = await service.create(seats, starting_lives=2, seed=3, first_dealer=2)
+    created = await service.create(
+        seats, seed=3, first_dealer=2, game="cuccu", options={"starting_lives": 2}
+    )
     assert created.tokens == {} and created.state.rounds_played == 0
     with pytest.raises(SeatNotFound):
         await service.claim(created.match_id, 5, "Ann")
@@ -157,7 +173,13 @@ async def test_invalid_matches_are_refused_by_the_rules_and_nothing_is_stored(
         ([NewSeat("Ann")], 0),  # one seat
     ):
         with pytest.raises(DomainError) as refused:
-            await service.create(seats, starting_lives=3, seed=None, first_dealer=first_dealer)
+            await service.create(
+                seats,
+                seed=None,
+                first_dealer=first_dealer,
+                game="cuccu",
+                options={"starting_lives": 3},
+            )
         assert refused.value.code == "invalid_config"
     assert store.matches == {}
 
@@ -167,11 +189,15 @@ async def test_unknown_matches_and_exports_before_the_end(service: MatchService)
         await service.command("nope", 0, "keep")
     with pytest.raises(MatchNotFound):
         await service.events("nope", 0, 10)
-    created = await service.create(TWO_HUMANS, starting_lives=3, seed=1, first_dealer=1)
+    created = await service.create(
+        TWO_HUMANS, seed=1, first_dealer=1, game="cuccu", options={"starting_lives": 3}
+    )
     with pytest.raises(MatchNotFinished):
         await service.export(created.match_id)
     bots = [NewSeat(f"b{i}", "bot", "basic") for i in range(3)]
-    over = await service.create(bots, starting_lives=2, seed=4, first_dealer=0)
+    over = await service.create(
+        bots, seed=4, first_dealer=0, game="cuccu", options={"starting_lives": 2}
+    )
     assert over.state.status == "over"  # a match of bots is played to its end at once
     log = parse_export(await service.export(over.match_id)).records
     assert [e.version for e in log] == list(range(1, over.state.version + 1))

@@ -101,7 +101,7 @@ async def test_an_unknown_game_names_the_known_ones(service: MatchService) -> No
 
 async def test_options_of_another_game_are_refused(service: MatchService) -> None:
     with pytest.raises(InvalidOptions, match="starting_lives"):
-        await service.create(ANN_VS_BOTS, starting_lives=3, game="cucco21")
+        await service.create(ANN_VS_BOTS, game="cucco21", options={"starting_lives": 3})
 
 
 async def test_an_invalid_config_is_refused_in_the_games_own_words(

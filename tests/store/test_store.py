@@ -109,6 +109,7 @@ async def new_match(store: Store, tokens: dict[int, str] | None = None) -> tuple
             seats=[{"name": s.name, "kind": s.kind} for s in SEATS],
             seed=None,
             token_hashes=tokens or {},
+            game="cuccu",
             options={"starting_lives": 2},
         ),
     )
@@ -217,7 +218,9 @@ async def test_duplicate_match_id_is_a_conflict(store: Store) -> None:
             prev_hash=GENESIS_HASH,
             events=events,
             summary=summary_of(state),
-            new_match=NewMatch(id=match_id, seats=[], seed=None, options={"starting_lives": 2}),
+            new_match=NewMatch(
+                id=match_id, seats=[], seed=None, game="cuccu", options={"starting_lives": 2}
+            ),
         )
 
 
@@ -341,7 +344,9 @@ async def test_postgres_notify_reaches_another_listener(postgres_url: str) -> No
                 prev_hash=GENESIS_HASH,
                 events=events,
                 summary=summary_of(state),
-                new_match=NewMatch(id=match_id, seats=[], seed=None, options={"starting_lives": 2}),
+                new_match=NewMatch(
+                    id=match_id, seats=[], seed=None, game="cuccu", options={"starting_lives": 2}
+                ),
             )
             assert await sub.wait(5.0)
             assert sub.latest == len(events)

@@ -82,6 +82,7 @@ async def test_a_commit_whose_synchronous_wait_was_cut_is_not_acknowledged(
                 id=match_id,
                 seats=[{"name": s.name, "kind": s.kind} for s in SEATS],
                 seed=None,
+                game="cuccu",
                 options={"starting_lives": 2},
             ),
             seat_tokens={1: "cd" * 32} if claim else None,
