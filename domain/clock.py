@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace as dc_replace
-from typing import Annotated, Any, Final, Union
+from typing import TYPE_CHECKING, Annotated, Any, Final, Union
 
 import msgspec
 from msgspec import Meta
@@ -33,8 +33,10 @@ from msgspec.structs import replace
 from domain.audit_record import AuditRecord, CheckFailed, GameAudit, GameCheck
 from domain.errors import DomainError, ErrorKind
 from domain.event_codec import EventCodec, event_type
-from domain.games.game import Game, SafeChoice
 from domain.seats import SeatSpec
+
+if TYPE_CHECKING:  # the registry (domain.games) imports this module
+    from domain.games.game import Game, SafeChoice
 
 MS: Final = 1000
 #: the "bot level" of an abandoned seat's stand-in: it plays the safe answer at once, as a

@@ -21,6 +21,7 @@ from litestar.response.streaming import Stream
 
 from api import metrics
 from api.bodies import CreateMatchDTO
+from api.clock_views import clock_out
 from api.controllers.players import bearer_key, players_in
 from api.logs import note_seat
 from api.models import (
@@ -310,6 +311,7 @@ class MatchController(Controller):
             "first_dealer": data.first_dealer,
             "game": data.game,
             "options": creation_options(data),
+            "clock": getattr(data, "clock", None),
         }
         created = await (
             service.create_once(seats, idempotency_key=idempotency_key, **given)
@@ -327,6 +329,7 @@ class MatchController(Controller):
             ],
             view=view_of(game, now, None),
             game=created.game.name,
+            clock=clock_out(now),
         )
         headers = None
         if created.replayed:
@@ -397,6 +400,7 @@ class MatchController(Controller):
             seat=seat,
             view=view_of(game, now, seat),
             game=game.name,
+            clock=clock_out(now),
         )
 
     @post(
@@ -457,6 +461,7 @@ class MatchController(Controller):
             seat=seat,
             view=view_of(played.game, played.state, seat),
             events=event_outs(played.game, played.events, seat, over),
+            clock=clock_out(played.state),
         )
         headers = {"Idempotent-Replayed": "true"} if played.replayed else None
         return Response(body, status_code=200, headers=headers)
@@ -623,8 +628,9 @@ class MatchController(Controller):
                     if after is None:
                         game, now = await uncancelled(service.game_state(match_id))
                         out = MatchOut(
-                            match_id, now.version, seat, view_of(game, now, seat), game.name
-                        )
+                            match_id, now.version, seat, view_of(game, now, seat), game.name,
+                            clock_out(now),
+                        )  # fmt: skip
                         yield ServerSentEventMessage(
                             data=_encoder.encode(out).decode(), event="view", id=now.version
                         )
