@@ -332,6 +332,25 @@ class MatchOut(msgspec.Struct):
     ] = None
 
 
+class RematchOut(msgspec.Struct):
+    """The caller's seat in the rematch of a finished match (docs/API.md, "Rematches")."""
+
+    match_id: Annotated[str, Meta(description="The rematch")]
+    rematch_of: Annotated[str, Meta(description="The finished match it follows")]
+    seat: int
+    token: Annotated[
+        str,
+        Meta(
+            description="Secret bearer token of the caller's seat in the rematch, shown only "
+            "here; asking again answers a new one, which replaces it"
+        ),
+    ]
+    version: int
+    view: Annotated[Views, Meta(description="The seat's view of the rematch")]
+    game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
+    clock: ClockField = None
+
+
 class ClaimIn(msgspec.Struct, forbid_unknown_fields=True):
     """Take an open seat under a display name."""
 

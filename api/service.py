@@ -171,8 +171,10 @@ class IdempotencyKeyReused(ServiceError):
 
 
 class MatchNotFinished(ServiceError):
-    def __init__(self) -> None:
-        super().__init__("the complete log is exported only once the match is over")
+    def __init__(
+        self, detail: str = "the complete log is exported only once the match is over"
+    ) -> None:
+        super().__init__(detail)
 
 
 class InvalidRequest(ServiceError):
@@ -567,6 +569,7 @@ class MatchService:
         options: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         clock: ClockSettings | None = None,
+        match_id: str | None = None,
     ) -> Created:
         """A new match of ``game`` with its ``options`` (``starting_lives`` is Cuccù's option,
         as callers from before other games pass it).
@@ -583,7 +586,8 @@ class MatchService:
             given["starting_lives"] = starting_lives
         chosen = game_options(hosted, given)
         specs = [s if isinstance(s, SeatSpec) else seat_specs([s])[0] for s in seats]
-        match_id = str(uuid.uuid4())
+        # a given id (a rematch's) makes a second creation of it a ConcurrencyError
+        match_id = match_id or str(uuid.uuid4())
         fingerprint = creation_fingerprint(
             hosted.name, specs, seed, first_dealer,
             chosen if clock is None else {**chosen, "clock": msgspec.to_builtins(clock)},

@@ -39,6 +39,7 @@ from api.models import (
     MatchOut,
     MatchStatus,
     MatchSummary,
+    RematchOut,
     SeatSummary,
     SeatToken,
     Views,
@@ -46,9 +47,11 @@ from api.models import (
     tagged_view,
 )
 from api.problems import UNAVAILABLE_RETRY_AFTER, problem_slug, responses
+from api.rematch import rematch
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
+from api.store.rematches import RematchStore
 from domain.games import DEFAULT_GAME, GAMES, Game, by_name
 
 T = TypeVar("T")
@@ -394,6 +397,9 @@ class MatchController(Controller):
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=False)
         game, now = await service.game_state(match_id)
+        # a rematch's links both ways (api/rematch.py): one read of the match's row by its key
+        links = RematchStore(service.store.engine)  # type: ignore[attr-defined]
+        rematch_of, rematch_id = await links.links(match_id)
         return MatchOut(
             match_id=match_id,
             version=now.version,
@@ -401,6 +407,8 @@ class MatchController(Controller):
             view=view_of(game, now, seat),
             game=game.name,
             clock=clock_out(now),
+            rematch_of=rematch_of,
+            rematch=rematch_id,
         )
 
     @post(
@@ -548,6 +556,42 @@ class MatchController(Controller):
         )
         headers = {"Idempotent-Replayed": "true"} if played.replayed else None
         return Response(body, status_code=201, headers=headers)
+
+    @post(
+        "/{match_id:str}/rematch",
+        summary="Ask for a rematch",
+        description=(
+            "By a seat of a finished match (its seat token): the same game, options, clock "
+            "and seats again, the next seat dealing first. The first request creates it "
+            "(201); each other person gets their own seat by sending the same request with "
+            "their own token (200). The answer is the caller's new seat token, shown only "
+            'here. 409 `match-not-finished` before the end. See docs/API.md, "Rematches".'
+        ),
+        status_code=201,
+        responses=responses(401, 403, 404, 409, 422, 503),
+        security=BEARER,
+    )
+    async def rematch(
+        self, match_id: MatchId, state: State, authorization: OptionalToken = None
+    ) -> Response[RematchOut]:
+        service = service_in(state)
+        await service.ensure_exists(match_id)
+        seat = await caller_seat(service, match_id, authorization, required=True)
+        assert seat is not None
+        links = RematchStore(service.store.engine)  # type: ignore[attr-defined]
+        found = await rematch(service, links, match_id, seat)
+        game = by_name(found.game)
+        body = RematchOut(
+            match_id=found.match_id,
+            rematch_of=match_id,
+            seat=seat,
+            token=found.token,
+            version=found.state.version,
+            view=view_of(game, found.state, seat),
+            game=found.game,
+            clock=clock_out(found.state),
+        )
+        return Response(body, status_code=201 if found.created else 200)
 
     @get(
         "/{match_id:str}/events",

@@ -88,3 +88,50 @@ async def test_a_player_cannot_send_a_timeout_nor_resume_a_seat_it_holds(client:
     assert_problem(resp, 409, "not-abandoned")
     after = (await client.get(f"/matches/{mid}")).json()
     assert after["version"] == created["version"], "nothing was timed out"
+
+
+async def play_to_the_end(client: Client, created: dict[str, Any]) -> None:
+    """Both people answer the first choice offered until the match is over."""
+    mid = created["match_id"]
+    tokens = {t["seat"]: bearer(t["token"]) for t in created["seat_tokens"]}
+    for _ in range(500):
+        view = (await client.get(f"/matches/{mid}")).json()["view"]
+        pending = view["pending"]
+        if view["status"] == "over" or pending is None:
+            return
+        seat = pending["seat"] if pending["seat"] is not None else 0
+        body = {"type": pending["choices"][0]}
+        resp = await client.post(f"/matches/{mid}/commands", json=body, headers=tokens[seat])
+        assert resp.status_code == 200, resp.text
+    raise AssertionError("the match did not end")
+
+
+async def test_a_rematch_seats_each_person_through_their_own_request(client: Client) -> None:
+    created = await create(client, {**CLOCKED, "starting_lives": 1, "seed": 4})
+    mid = created["match_id"]
+    ann, ben = (bearer(t["token"]) for t in created["seat_tokens"])
+    early = await client.post(f"/matches/{mid}/rematch", headers=ann)
+    assert_problem(early, 409, "match-not-finished")
+    await play_to_the_end(client, created)
+    assert_problem(await client.post(f"/matches/{mid}/rematch"), 401, "missing-token")
+    first = await client.post(f"/matches/{mid}/rematch", headers=ann)
+    assert first.status_code == 201, first.text
+    mine = first.json()
+    new = mine["match_id"]
+    assert new != mid and mine["seat"] == 0 and mine["rematch_of"] == mid
+    assert mine["clock"]["settings"] == created["clock"]["settings"]
+    second = await client.post(f"/matches/{mid}/rematch", headers=ben)
+    assert second.status_code == 200, second.text
+    his = second.json()
+    assert his["match_id"] == new and his["seat"] == 1 and his["token"] != mine["token"]
+    # linked both ways
+    assert (await client.get(f"/matches/{mid}")).json()["rematch"] == new
+    assert (await client.get(f"/matches/{new}")).json()["rematch_of"] == mid
+    # each new token plays its own seat of the rematch, and nothing else
+    for token, seat in ((mine["token"], 0), (his["token"], 1)):
+        seen = (await client.get(f"/matches/{new}", headers=bearer(token))).json()
+        assert seen["seat"] == seat
+    assert_problem(await client.get(f"/matches/{new}", headers=ben), 403, "wrong-match")
+    # the deal moved on: the old match's first dealer was 1, the rematch's is 0
+    events = (await client.get(f"/matches/{new}/events")).json()["events"]
+    assert events[0]["event"]["first_dealer"] == 0

@@ -6,12 +6,15 @@ and without it (the event store's optimistic lock alone)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api.cli import main
 from api.clocks import ClockSweeper
 from api.service import MatchService, NewSeat
 from api.store import EventStore, create_engine, upgrade
@@ -120,3 +123,38 @@ async def test_a_seat_handed_to_a_bot_and_taken_back(
 
 def service_game_over(state: object) -> bool:
     return getattr(state, "status", "") == "over"
+
+
+async def test_a_match_played_out_by_timeouts_exports_and_verifies(
+    engines: tuple[AsyncEngine, AsyncEngine], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`cuccu verify` re-executes the clock's events of a stored export (the `clock` check)."""
+    engine = engines[0]
+    service = MatchService(EventStore(engine))
+    sweeper = ClockSweeper(ClockStore(engine), service)
+    clock = ClockSettings(per_decision=5, reserve=0, increment=0, abandon_after=2)
+    created = await service.create(
+        [NewSeat("Ann"), NewSeat("Bo"), NewSeat("Cy", "bot", "basic")],
+        seed=8,
+        options={"starting_lives": 1},
+        clock=clock,
+    )
+    state = created.state
+    for _ in range(200):
+        at = due(state)
+        if at is None:
+            break
+        assert await sweeper.sweep(at) == 1
+        state = await service.state(created.match_id)
+    assert state.status == "over"
+    path = tmp_path / "clocked.ndjson"
+    path.write_bytes(await service.export(created.match_id))
+    assert main(["verify", "--allow-unsigned", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "clock" in out and "audit passed" in out
+    # a moved deadline in the stored record is caught (the hash chain, recomputed or not)
+    lines = path.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if "decision_timed_out" in line)
+    lines[i] = re.sub(r'(deadline\\*":)(\d)', r"\g<1>1\2", lines[i], count=1)
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["verify", "--allow-unsigned", str(path)]) == 1
