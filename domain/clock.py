@@ -644,7 +644,7 @@ def clocked(game: Game) -> Game:
                 *(_without_clock(check) for check in audit.checks),
                 GameCheck(
                     "clock",
-                    "Every deadline, timeout and stand-in as the clock rules",
+                    "clock deadlines and timeouts",
                     _clock_check(game),
                 ),
             ),
