@@ -192,7 +192,8 @@ class Awaiting(msgspec.Struct, frozen=True):
 
 class ClockState(msgspec.Struct, frozen=True):
     settings: ClockSettings
-    #: the last time the log knows (ms): what an unstamped command (a bot's) happens at
+    #: the time (ms) an unstamped command (a bot's, the host's deal) happens at: the last
+    #: stamped command's, or on a replay the last clock event's
     now: int
     reserves: tuple[int, ...]
     timeouts: tuple[int, ...]
@@ -421,7 +422,14 @@ def _apply(game: Game, state: Any, command: Any) -> tuple[Any, list[Any]]:
         tape.play(game, command)
     if (opened := opening(game, tape.state, now)) is not None:
         tape.emit(opened)
-    return tape.state, tape.events
+    final = tape.state
+    if at is not None and final.clock.now != at:
+        # the bots' and the host's unstamped steps that follow in the same transaction happen
+        # at this time; a replay sets ``now`` from the last clock event only, which is the same
+        # for every event the clock writes (each carries its own time) and differs only in
+        # this hint, read by nothing but the next unstamped command's opening
+        final = Clocked(final.game, replace(final.clock, now=at))
+    return final, tape.events
 
 
 def _start(game: Game, state: Any, command: StartClock) -> tuple[Any, list[Any]]:

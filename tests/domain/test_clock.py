@@ -203,3 +203,31 @@ def test_a_match_without_a_clock_is_the_game_unchanged() -> None:
     with pytest.raises(DomainError) as refused:
         table_game.apply(state, clock.Resume(0))
     assert refused.value.code == "no_clock"
+
+
+def same_but_now(a: Any, b: Any) -> bool:
+    """Equal states, but for the ``now`` hint (a replay reads it off the last clock event)."""
+    assert isinstance(a, Clocked) and isinstance(b, Clocked)
+    return a.game == b.game and msgspec.structs.replace(a.clock, now=0) == msgspec.structs.replace(
+        b.clock, now=0
+    )
+
+
+def test_a_decision_reached_by_the_hosts_deal_is_dated_by_the_command_before_it() -> None:
+    """A clocked match waits for an open seat for ten hours: the round dealt when it is claimed
+    (the host's unstamped step) opens a decision dated by the claim, not by the creation."""
+    game = CUCCU
+    seats = (SeatSpec("Ann"), SeatSpec("open", "open"))
+    state, events = game.apply(game.initial(), game.create_command(seats, 1, game.options))
+    state, more = game.apply(state, StartClock(SETTINGS, T0))
+    events += more
+    assert not any(isinstance(e, DecisionOpened) for e in more), "nobody owes a decision yet"
+    later = T0 + 10 * 3600 * MS
+    state, more = game.apply(state, clock.Stamped(game.claim_command(1, "Bo"), later, 1))
+    events += more
+    while game.automatic_turn(state) is not None:  # the host deals round 1, unstamped
+        state, more = game.apply(state, game.host_command(state, random.Random(1)))
+        events += more
+    opened = [e for e in events if isinstance(e, DecisionOpened)]
+    assert [e.at for e in opened] == [later]
+    assert same_but_now(game.fold(events), state)
