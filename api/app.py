@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.bodies import body_check, members
 from api.bots_pool import BotPool
+from api.clocks import ClockSweeper
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
 from api.controllers.log import LogController
@@ -51,6 +52,7 @@ from api.tracing import name_span_by_route, tracer_provider_from_env, tracing_pl
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
+from api.store.clocks import ClockStore
 from api.store.players import PlayerStore
 from api.store.queue import QueueStore
 from api.store.seals import Sealer
@@ -167,12 +169,17 @@ def create_app(
         await players.catch_up()  # any finish a crash left unrated
         app.state.queue = queue = QueueService(QueueStore(engine), players, service)
         sweeper = asyncio.create_task(queue.run_sweeper(), name="cuccu-queue-sweeper")
+        # due clocks of any match, whichever process set them (api/clocks.py)
+        clocks = asyncio.create_task(
+            ClockSweeper(ClockStore(engine), service).run(), name="cuccu-clock-sweeper"
+        )
         # appends each process's sealed results, and any left behind (api/transparency/store.py)
         appender = asyncio.create_task(result_log.run_appender()) if result_log else None
         try:
             yield
         finally:
             sweeper.cancel()
+            clocks.cancel()
             if result_log is not None and appender is not None:
                 await result_log.stop(appender)
             bots.close()

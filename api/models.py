@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeAlias, 
 import msgspec
 from msgspec import Meta
 
+from api.clock_views import ClockField
+from domain.clock import ClockSettings
 from domain.games import DEFAULT_GAME, GAMES, Game
 
 #: the names of the games, as descriptions list them
@@ -138,6 +140,11 @@ Seed = Annotated[
 
 
 FIRST_DEALER = "Seat that deals first (one of the seats); random if omitted"
+CLOCK = (
+    'A time control (docs/API.md, "Clocks"): omitted, the match has no clock; `{}` is the '
+    "default for tables of people (60 s a decision, a 300 s reserve, no increment, a bot "
+    "plays a seat after 3 timeouts in a row until it sends `resume`)"
+)
 
 
 # --- the creation body: one schema per game -------------------------------------------------
@@ -187,6 +194,7 @@ def _creation_type(game: Game) -> type[msgspec.Struct]:
         *own,
         ("seed", Seed | None, None),
         ("first_dealer", first_dealer | None, None),
+        ("clock", Annotated[ClockSettings | None, Meta(description=CLOCK)], None),
     ]
     doc = f"A new {game.title} match ({tag}). A match of bots only is played to its end at once."
     return msgspec.defstruct(
@@ -299,6 +307,7 @@ class CreatedMatch(msgspec.Struct):
     ]
     view: Annotated[Views, Meta(description="The spectator's view of the new match")]
     game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
+    clock: ClockField = None
 
 
 class MatchList(msgspec.Struct):
@@ -314,6 +323,32 @@ class MatchOut(msgspec.Struct):
     seat: Annotated[int | None, Meta(description="The caller's seat; null for a spectator")]
     view: AnyView
     game: Annotated[str, Meta(description=f"{GAME_NAMES}: how to read `view`")] = DEFAULT_GAME
+    clock: ClockField = None
+    rematch_of: Annotated[
+        str | None, Meta(description="The finished match this one is the rematch of")
+    ] = None
+    rematch: Annotated[
+        str | None, Meta(description="The rematch of this finished match, once asked for")
+    ] = None
+
+
+class RematchOut(msgspec.Struct):
+    """The caller's seat in the rematch of a finished match (docs/API.md, "Rematches")."""
+
+    match_id: Annotated[str, Meta(description="The rematch")]
+    rematch_of: Annotated[str, Meta(description="The finished match it follows")]
+    seat: int
+    token: Annotated[
+        str,
+        Meta(
+            description="Secret bearer token of the caller's seat in the rematch, shown only "
+            "here; asking again answers a new one, which replaces it"
+        ),
+    ]
+    version: int
+    view: Annotated[Views, Meta(description="The seat's view of the rematch")]
+    game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
+    clock: ClockField = None
 
 
 class ClaimIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -370,6 +405,7 @@ class CommandOut(msgspec.Struct):
     events: Annotated[
         list[AnyEventOut], Meta(description="Events of this command and the bot turns it triggered")
     ]
+    clock: ClockField = None
 
 
 class EventPage(msgspec.Struct):

@@ -27,6 +27,7 @@ import msgspec
 
 from api import metrics
 from api.bots_pool import BotPool
+from api.clock_time import as_datetime, now_ms
 from api.creation_keys import lookup_hash, open_tokens, seal_tokens
 from api.export import sealed_export
 from api.faults import CRASH_AFTER_FINAL_COMMIT, crash_point
@@ -46,6 +47,7 @@ from api.store.notify import Notifier, Subscription
 from api.store.seals import Sealer
 from api.transparency.store import ResultLog
 from api.turns import Step, _meta, advance, rng_for
+from domain.clock import ClockSettings, StartClock, due, stamp, timeout_command
 from domain.envelope import GENESIS_HASH
 from domain.errors import DomainError
 from domain.games import GAMES, Game, by_name
@@ -169,8 +171,10 @@ class IdempotencyKeyReused(ServiceError):
 
 
 class MatchNotFinished(ServiceError):
-    def __init__(self) -> None:
-        super().__init__("the complete log is exported only once the match is over")
+    def __init__(
+        self, detail: str = "the complete log is exported only once the match is over"
+    ) -> None:
+        super().__init__(detail)
 
 
 class InvalidRequest(ServiceError):
@@ -260,6 +264,7 @@ def summary_of(state: Any, game: Game, *, seats: bool = False) -> MatchSummary:
         rounds=standing.rounds,
         version=standing.version,
         seats=[msgspec.to_builtins(s) for s in standing.seats] if seats else None,
+        deadline=as_datetime(due(state)),
     )
 
 
@@ -562,6 +567,8 @@ class MatchService:
         game: str,
         options: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
+        clock: ClockSettings | None = None,
+        match_id: str | None = None,
     ) -> Created:
         """A new match of ``game`` with its ``options`` (the game's defaults for those left out).
 
@@ -574,8 +581,12 @@ class MatchService:
             raise UnknownGame(game) from None
         chosen = game_options(hosted, dict(options or {}))
         specs = [s if isinstance(s, SeatSpec) else seat_specs([s])[0] for s in seats]
-        match_id = str(uuid.uuid4())
-        fingerprint = creation_fingerprint(hosted.name, specs, seed, first_dealer, chosen)
+        # a given id (a rematch's) makes a second creation of it a ConcurrencyError
+        match_id = match_id or str(uuid.uuid4())
+        fingerprint = creation_fingerprint(
+            hosted.name, specs, seed, first_dealer,
+            chosen if clock is None else {**chosen, "clock": msgspec.to_builtins(clock)},
+        )  # fmt: skip
         if first_dealer is None:
             first_dealer = rng_for(seed, 0, "first_dealer").randrange(max(len(specs), 1))
         command = hosted.create_command(tuple(specs), first_dealer, chosen)
@@ -588,8 +599,13 @@ class MatchService:
                 return reserved
             match_id, tokens = reserved
         first = Step(command, "creator", events, hosted.name)
+        steps = [first]
+        if clock is not None:  # the clock starts with the match (domain.clock)
+            start = StartClock(clock, now_ms())
+            state, started = hosted.apply(state, start)
+            steps.append(Step(start, "service", started, hosted.name))
         state, more = await self.bots.advance(state, seed, hosted)
-        steps = [first, *more]
+        steps += more
         if tokens is None:
             tokens = new_tokens(specs)
         hashes = {i: hash_token(t) for i, t in tokens.items()}
@@ -737,6 +753,7 @@ class MatchService:
                     )
                 rng = rng_for(loaded.seed, state.version, "shuffle")
                 command = game.player_command(state, seat, choice, rng)
+                command = stamp(state, command, now_ms(), seat)  # a clock's time (domain.clock)
                 new_state, events = game.apply(state, command)
             except DomainError:
                 if not fresh:
@@ -834,7 +851,7 @@ class MatchService:
             state, game = current.state, current.game
             if not 0 <= seat < len(state.seats):
                 raise SeatNotFound(match_id, seat)
-            command = game.claim_command(seat, name)
+            command = stamp(state, game.claim_command(seat, name), now_ms(), seat)
             try:
                 new_state, events = game.apply(state, command)
             except DomainError:
@@ -876,3 +893,47 @@ class MatchService:
             return Played(new_state, numbered, game, token=token)
 
         return await retried("claim", attempt)
+
+    async def time_out(self, match_id: str, at: int | None = None) -> Played | None:
+        """Time out the decision the match's clock awaits, if it is due at ``at`` (ms, the
+        host's time by default): the game's safe answer, ``decision_timed_out`` and perhaps
+        ``seat_abandoned`` (``domain.clock``), then the bots' turns, in one transaction.
+
+        None when nothing is due (no clock, nothing awaited, not yet, the match over). Always
+        decided on the stored state: a process that lost the race to another one's timeout
+        (ConcurrencyError) reloads, finds the decision answered, and answers None, so a
+        timeout is applied once however many sweepers saw it due.
+        """
+        at = now_ms() if at is None else at
+
+        async def attempt(_refresh: bool) -> tuple[Played | None]:
+            loaded, _ = await self.current(match_id)  # the stored state, never a kept copy
+            state, game = loaded.state, loaded.game
+            rng = rng_for(loaded.seed, state.version, "shuffle")
+            command = timeout_command(game, state, at, rng)
+            if command is None:
+                return (None,)
+            new_state, events = game.apply(state, command)
+            new_state, more = await self.bots.advance(new_state, loaded.seed, game)
+            steps = [Step(command, "service", events, game.name), *more]
+            all_events = [e for s in steps for e in s.events]
+            stored = await self.store.commit(
+                match_id,
+                expected_version=state.version,
+                prev_hash=loaded.last_hash,
+                events=all_events,
+                metas=step_metas(steps),
+                summary=summary_of(new_state, game),
+                seal_with=self._seal_with(new_state, game),
+            )
+            last_hash = stored[-1].hash if stored else loaded.last_hash
+            self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
+            crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
+            self._ended(game.is_over(new_state))
+            if self.on_finished is not None and game.is_over(new_state):
+                await self.on_finished(match_id)
+            numbered = list(enumerate(all_events, start=state.version + 1))
+            return (Played(new_state, numbered, game),)
+
+        (played,) = await retried("timeout", attempt)
+        return played

@@ -53,6 +53,7 @@ CHECKS: Final[tuple[CheckName, ...]] = (
     "replay",
     "conservation",
     "lives",
+    "clock",
     "complete",
 )
 

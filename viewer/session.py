@@ -12,6 +12,7 @@ from api.signing import SealCheck, check_seal
 from api.transparency.note import NoteVerifier
 from api.transparency.verify import LogCheck, check_inclusion
 from domain.audit import AuditRecord, AuditReport, audit, chain, parse_export
+from domain.clock import is_clock_event
 from viewer.games import PRESENTATIONS, game_of
 from viewer.games.steps import Steps
 
@@ -40,7 +41,9 @@ class OpenMatch:
 def build(label: str, records: Sequence[AuditRecord], match_id: str | None = None) -> OpenMatch:
     """A log of any game, replayed by that game's presentation and audited by the one audit."""
     game = game_of([r.event for r in records[:1]])
-    replay = PRESENTATIONS[game].replay(records)
+    # a clock's events (domain/clock.py) are no game's: the replay steps through the game's
+    # own, the audit reads them all
+    replay = PRESENTATIONS[game].replay([r for r in records if not is_clock_event(r.event)])
     return OpenMatch(label, match_id, records, replay, audit(records), game)
 
 

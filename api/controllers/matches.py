@@ -21,6 +21,7 @@ from litestar.response.streaming import Stream
 
 from api import metrics
 from api.bodies import CreateMatchDTO
+from api.clock_views import clock_out
 from api.controllers.players import bearer_key, players_in
 from api.logs import note_seat
 from api.models import (
@@ -38,6 +39,7 @@ from api.models import (
     MatchOut,
     MatchStatus,
     MatchSummary,
+    RematchOut,
     SeatSummary,
     SeatToken,
     Views,
@@ -45,9 +47,11 @@ from api.models import (
     tagged_view,
 )
 from api.problems import UNAVAILABLE_RETRY_AFTER, problem_slug, responses
+from api.rematch import rematch
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
+from api.store.rematches import RematchStore
 from domain.games import DEFAULT_GAME, GAMES, Game, by_name
 
 T = TypeVar("T")
@@ -310,6 +314,7 @@ class MatchController(Controller):
             "first_dealer": data.first_dealer,
             "game": data.game,
             "options": creation_options(data),
+            "clock": getattr(data, "clock", None),
         }
         created = await (
             service.create_once(seats, idempotency_key=idempotency_key, **given)
@@ -327,6 +332,7 @@ class MatchController(Controller):
             ],
             view=view_of(game, now, None),
             game=created.game.name,
+            clock=clock_out(now),
         )
         headers = None
         if created.replayed:
@@ -391,12 +397,18 @@ class MatchController(Controller):
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=False)
         game, now = await service.game_state(match_id)
+        # a rematch's links both ways (api/rematch.py): one read of the match's row by its key
+        links = RematchStore(service.store.engine)  # type: ignore[attr-defined]
+        rematch_of, rematch_id = await links.links(match_id)
         return MatchOut(
             match_id=match_id,
             version=now.version,
             seat=seat,
             view=view_of(game, now, seat),
             game=game.name,
+            clock=clock_out(now),
+            rematch_of=rematch_of,
+            rematch=rematch_id,
         )
 
     @post(
@@ -457,6 +469,7 @@ class MatchController(Controller):
             seat=seat,
             view=view_of(played.game, played.state, seat),
             events=event_outs(played.game, played.events, seat, over),
+            clock=clock_out(played.state),
         )
         headers = {"Idempotent-Replayed": "true"} if played.replayed else None
         return Response(body, status_code=200, headers=headers)
@@ -544,6 +557,42 @@ class MatchController(Controller):
         headers = {"Idempotent-Replayed": "true"} if played.replayed else None
         return Response(body, status_code=201, headers=headers)
 
+    @post(
+        "/{match_id:str}/rematch",
+        summary="Ask for a rematch",
+        description=(
+            "By a seat of a finished match (its seat token): the same game, options, clock "
+            "and seats again, the next seat dealing first. The first request creates it "
+            "(201); each other person gets their own seat by sending the same request with "
+            "their own token (200). The answer is the caller's new seat token, shown only "
+            'here. 409 `match-not-finished` before the end. See docs/API.md, "Rematches".'
+        ),
+        status_code=201,
+        responses=responses(401, 403, 404, 409, 422, 503),
+        security=BEARER,
+    )
+    async def rematch(
+        self, match_id: MatchId, state: State, authorization: OptionalToken = None
+    ) -> Response[RematchOut]:
+        service = service_in(state)
+        await service.ensure_exists(match_id)
+        seat = await caller_seat(service, match_id, authorization, required=True)
+        assert seat is not None
+        links = RematchStore(service.store.engine)  # type: ignore[attr-defined]
+        found = await rematch(service, links, match_id, seat)
+        game = by_name(found.game)
+        body = RematchOut(
+            match_id=found.match_id,
+            rematch_of=match_id,
+            seat=seat,
+            token=found.token,
+            version=found.state.version,
+            view=view_of(game, found.state, seat),
+            game=found.game,
+            clock=clock_out(found.state),
+        )
+        return Response(body, status_code=201 if found.created else 200)
+
     @get(
         "/{match_id:str}/events",
         summary="The match's event log",
@@ -625,8 +674,9 @@ class MatchController(Controller):
                     if after is None:
                         game, now = await uncancelled(service.game_state(match_id))
                         out = MatchOut(
-                            match_id, now.version, seat, view_of(game, now, seat), game.name
-                        )
+                            match_id, now.version, seat, view_of(game, now, seat), game.name,
+                            clock_out(now),
+                        )  # fmt: skip
                         yield ServerSentEventMessage(
                             data=_encoder.encode(out).decode(), event="view", id=now.version
                         )

@@ -305,6 +305,7 @@ class EventStore:
             "winner": summary.winners[0] if len(summary.winners) == 1 else None,
             "rounds": summary.rounds,
             "version": summary.version,
+            "deadline": summary.deadline,
             "updated_at": stamp,
         }
         if summary.seats is not None:

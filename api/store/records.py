@@ -79,6 +79,9 @@ class MatchRecord:
     options: dict[str, Any] = field(default_factory=dict)
     standing: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
+    #: a rematch's links: the finished match it follows, and the one that followed it
+    rematch_of: str | None = None
+    rematch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,8 @@ class MatchSummary:
     version: int
     #: the seats as they are now (after claims); None leaves the stored seats as they are
     seats: list[dict[str, Any]] | None = None
+    #: the due deadline of the match's clock (``domain.clock``), None when nothing is awaited
+    deadline: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -174,6 +179,8 @@ def row_to_match(row: sa.Row[Any]) -> MatchRecord:
         options=_json(row.options),
         standing=_json(row.standing),
         winners=_json(row.winners),
+        rematch_of=getattr(row, "rematch_of", None),
+        rematch=getattr(row, "rematch", None),
     )
 
 

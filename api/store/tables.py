@@ -46,8 +46,13 @@ matches = sa.Table(
     sa.Column("rounds", sa.Integer, nullable=False, server_default="0"),
     sa.Column("version", sa.Integer, nullable=False, server_default="0"),
     sa.Column("seed", sa.BigInteger, nullable=True),
+    # the due deadline of the match's clock, and a rematch's links both ways (revision 0008)
+    sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("rematch_of", sa.String(36), nullable=True),
+    sa.Column("rematch", sa.String(36), nullable=True),
     sa.Index("ix_matches_created", "created_at", "id"),
     sa.Index("ix_matches_status_created", "status", "created_at", "id"),
+    sa.Index("ix_matches_deadline", "deadline"),
 )
 
 events = sa.Table(

@@ -7,10 +7,17 @@ shows of it in its own ``games/`` folder (docs/ARCHITECTURE.md, "Adding a third 
 
 from __future__ import annotations
 
-from domain.games.chase.game import GAME as CHASE
-from domain.games.cucco21.game import GAME as CUCCO21
-from domain.games.cuccu.game import GAME as CUCCU
+from domain.clock import clocked
+from domain.games.chase.game import GAME as _CHASE
+from domain.games.cucco21.game import GAME as _CUCCO21
+from domain.games.cuccu.game import GAME as _CUCCU
 from domain.games.game import Game, LegacyFormat
+
+# Every hosted game with the clock a match may start (``domain.clock``); a match without one
+# sees its game's states, events and commands unchanged.
+CUCCU = clocked(_CUCCU)
+CUCCO21 = clocked(_CUCCO21)
+CHASE = clocked(_CHASE)
 
 _ALL: tuple[Game, ...] = (CUCCU, CUCCO21)
 #: games whose domain is complete but that the hosts cannot show yet (no tournament report in

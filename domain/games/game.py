@@ -72,6 +72,18 @@ def ranks_by_standing(standing: Standing) -> tuple[int, ...]:
     return tuple(sum(other > key for other in keys) for key in keys)
 
 
+class SafeChoice(msgspec.Struct, frozen=True):
+    """A decision the match waits on from people, and what a timeout plays for it.
+
+    ``seat`` is the seat that must answer, or None when any seat may (``next_round``);
+    ``choice`` is one of the game's ``choices``: the answer that commits the seat to least
+    (keep, refuse, decline), which ``domain.clock`` plays when the decision's time runs out.
+    """
+
+    seat: int | None
+    choice: str
+
+
 @dataclass(frozen=True)
 class LegacyFormat:
     """Records of envelope 1 (``domain.envelope``), written before any game but the first
@@ -161,6 +173,10 @@ class Game:
     final_ranks: Callable[[Any], tuple[int, ...]]
     #: how this game's envelope-1 records read (only the game that predates envelope 2 has any)
     legacy: LegacyFormat | None = None
+    #: the decision people owe now and its safe answer (``SafeChoice``), or None when nobody
+    #: must answer (the host or a bot acts, seats wait to be claimed, the match is over): what
+    #: a match's clock (``domain.clock``) runs for and plays on a timeout. None: no clock.
+    safe_choice: Callable[[Any], SafeChoice | None] | None = None
 
     @property
     def options(self) -> dict[str, Any]:

@@ -143,7 +143,7 @@ def test_an_unreadable_file_is_reported() -> None:
 def test_audit_of_a_good_export_is_all_green(export_text: str) -> None:
     at = upload(open_page("audit"), export_text)
     assert "Every check passes" in at.success[0].value
-    assert len(at.success) == 7 and not at.error
+    assert len(at.success) == 8 and not at.error  # the summary and 7 checks (clock too)
 
 
 def test_an_uploaded_unsigned_export_is_said_to_be_unsigned(export_text: str) -> None:
@@ -192,7 +192,7 @@ def test_audit_of_a_tampered_export_names_the_check_and_the_event(
     text, version = tampered_text
     at = upload(open_page("audit"), text, "tampered.ndjson")
     errors = [e.value for e in at.error]
-    assert "3 of 6 checks fail" in errors[0]
+    assert "3 of 7 checks fail" in errors[0]
     pattern = re.compile(r"\*\*(.+?)\*\* — fails at event (\d+)")
     failing = {m.group(1): int(m.group(2)) for e in errors if (m := pattern.search(e))}
     assert failing == {
@@ -201,7 +201,8 @@ def test_audit_of_a_tampered_export_names_the_check_and_the_event(
         "Card conservation": version,
     }
     assert {s.value.split("**")[1] for s in at.success} == {
-        "Shuffle commitments", "Lives bookkeeping", "Complete match",
+        "Shuffle commitments", "Lives bookkeeping", "Clock deadlines and timeouts",
+        "Complete match",
     }  # fmt: skip
     at.button(key="show_replay").click().run()  # "show event v in Replay"
     assert at.session_state["step"] == version

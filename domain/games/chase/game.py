@@ -27,7 +27,7 @@ from domain.games.chase.config import (
 )
 from domain.games.chase.config import Options as Rules
 from domain.games.chase.fairness import shuffled_round
-from domain.games.game import HOST, Game, Score, Standing, ranks_by_standing
+from domain.games.game import HOST, Game, SafeChoice, Score, Standing, ranks_by_standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Chase the Ace's terms -------------------------------
@@ -138,6 +138,20 @@ def final_ranks(s: state.MatchState) -> tuple[int, ...]:
     return ranks_by_standing(summary(s))
 
 
+#: what a timeout answers each prompt with: keep one's card (a turn, and the dealer's)
+_SAFE: Final[dict[str, str]] = {"turn": "keep", "dealer_turn": "keep", "next_round": "next_round"}
+
+
+def safe_choice(s: state.MatchState) -> SafeChoice | None:
+    """The decision people owe now and its timeout's answer (``domain.clock``)."""
+    if automatic_turn(s) is not None:
+        return None
+    step = pending.pending(s)
+    if step is None or step.kind not in _SAFE:
+        return None
+    return SafeChoice(step.seat, _SAFE[step.kind])
+
+
 GAME = Game(
     name="chase",
     title="Ranter-Go-Round",
@@ -172,4 +186,5 @@ GAME = Game(
     audit=AUDIT,
     scenario_format=conformance.FORMAT,
     play_scenario=conformance.play,
+    safe_choice=safe_choice,
 )

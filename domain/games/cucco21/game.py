@@ -36,7 +36,7 @@ from domain.games.cucco21.config import (
     Config,
 )
 from domain.games.cucco21.fairness import shuffled
-from domain.games.game import HOST, Game, Score, Standing, ranks_by_standing
+from domain.games.game import HOST, Game, SafeChoice, Score, Standing, ranks_by_standing
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cucco 21's terms -----------------------------------
@@ -164,6 +164,26 @@ def final_ranks(s: state.GameState) -> tuple[int, ...]:
     return ranks_by_standing(summary(s))
 
 
+#: what a timeout answers each prompt with: keep one's card on a turn, refuse (or send on) a
+#: request, decline a Ceremony claim; an ``asked`` prompt lists that answer first (or ``accept``
+#: alone, when the card has no power)
+_SAFE: Final[dict[str, str]] = {"turn": "keep", "ceremony": "decline", "next_round": "next_round"}
+
+
+def safe_choice(s: state.GameState) -> SafeChoice | None:
+    """The decision people owe now and its timeout's answer (``domain.clock``)."""
+    if automatic_turn(s) is not None:
+        return None
+    step = pending.pending(s)
+    if step is None:
+        return None
+    if step.kind == "asked":
+        return SafeChoice(step.seat, step.choices[0])
+    if step.kind not in _SAFE:
+        return None
+    return SafeChoice(step.seat, _SAFE[step.kind])
+
+
 GAME = Game(
     name="cucco21",
     title="Cucco 21",
@@ -198,4 +218,5 @@ GAME = Game(
     audit=AUDIT,
     scenario_format=conformance.FORMAT,
     play_scenario=conformance.play,
+    safe_choice=safe_choice,
 )

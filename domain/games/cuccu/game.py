@@ -17,10 +17,19 @@ from domain.games.cuccu.events import Event, event_from_json
 from domain.games.cuccu.evolve import evolve, fold
 from domain.games.cuccu.fairness import shuffled_round
 from domain.games.cuccu.legacy import legacy_body, legacy_event
+from domain.games.cuccu.pending import pending
 from domain.games.cuccu.state import MatchState, initial_state, is_terminal
 from domain.games.cuccu.turns import DEAL, automatic_turn, bot_level, has_expert, has_live_human
 from domain.games.cuccu.views import MatchView, redact, view
-from domain.games.game import HOST, Game, LegacyFormat, Score, Standing, ranks_by_standing
+from domain.games.game import (
+    HOST,
+    Game,
+    LegacyFormat,
+    SafeChoice,
+    Score,
+    Standing,
+    ranks_by_standing,
+)  # fmt: skip
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cuccù's terms ----------------------------------------
@@ -113,6 +122,24 @@ def summary(state: MatchState) -> Standing:
     )
 
 
+#: what a timeout answers each prompt with: keep one's card (a turn, the inn's refusal), and
+#: as the innkeeper accept the pledge, the one answer that keeps both cards where they are
+_SAFE: Final[dict[str, str]] = {
+    "turn": "keep", "dealer_turn": "keep", "inn_choice": "inn_keep",
+    "inn_response": "inn_accept", "next_round": "next_round",
+}  # fmt: skip
+
+
+def safe_choice(state: MatchState) -> SafeChoice | None:
+    """The decision people owe now and its timeout's answer (``domain.clock``)."""
+    if host_turn(state) is not None:
+        return None
+    decision = pending(state)
+    if decision is None or decision.kind not in _SAFE:
+        return None
+    return SafeChoice(decision.seat, _SAFE[decision.kind])
+
+
 def final_ranks(s: MatchState) -> tuple[int, ...]:
     """Places at the end: the winner(s) first, then by lives left (docs/API.md, "Ratings")."""
     return ranks_by_standing(summary(s))
@@ -153,4 +180,5 @@ GAME = Game(
     scenario_format=conformance.FORMAT,
     play_scenario=conformance.play,
     legacy=LegacyFormat(body=legacy_body, event=legacy_event),
+    safe_choice=safe_choice,
 )

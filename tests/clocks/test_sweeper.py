@@ -1,0 +1,160 @@
+"""Due clocks swept on both databases, in-process (api/clocks.py): a stalled seat is timed
+out once and the match goes on; two processes' sweepers (here two services with their own
+engines and caches, as two API processes have) never both apply one timeout, with the claim
+and without it (the event store's optimistic lock alone)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from api.cli import main
+from api.clocks import ClockSweeper
+from api.service import MatchService, NewSeat
+from api.store import EventStore, create_engine, upgrade
+from api.store.clocks import ClockStore
+from domain.clock import ClockSettings, DecisionOpened, DecisionTimedOut, SeatAbandoned, due
+
+TABLE = [NewSeat("Ann"), NewSeat("Bo"), NewSeat("Cy", "bot", "basic")]
+CLOCK = ClockSettings(per_decision=5, reserve=2, increment=0, abandon_after=3)
+
+
+@pytest.fixture
+async def engines(database_url: str) -> AsyncIterator[tuple[AsyncEngine, AsyncEngine]]:
+    """Two engines on one database: what two API processes have."""
+    first, second = create_engine(database_url), create_engine(database_url)
+    await upgrade(first)
+    yield first, second
+    await first.dispose()
+    await second.dispose()
+
+
+class Unclaimed(ClockStore):
+    """A store whose claims always succeed: only the optimistic lock stands in the way."""
+
+    @asynccontextmanager
+    async def claimed(self, match_id: str) -> AsyncIterator[bool]:
+        yield True
+
+
+async def timed_out(service: MatchService, match_id: str) -> list[DecisionTimedOut]:
+    page = await service.events(match_id, 0, 10_000)
+    return [e for _, e in page.numbered() if isinstance(e, DecisionTimedOut)]
+
+
+async def test_a_stalled_seat_is_timed_out_once_and_the_match_goes_on(
+    engines: tuple[AsyncEngine, AsyncEngine],
+) -> None:
+    engine = engines[0]
+    service = MatchService(EventStore(engine))
+    sweeper = ClockSweeper(ClockStore(engine), service)
+    created = await service.create(TABLE, seed=11, clock=CLOCK)
+    deadline = due(created.state)
+    assert deadline is not None
+    assert await sweeper.sweep(deadline - 1) == 0, "not a millisecond early"
+    assert await sweeper.sweep(deadline) == 1
+    assert await sweeper.sweep(deadline) == 0, "the next decision is not due yet"
+    (once,) = await timed_out(service, created.match_id)
+    assert once.deadline == deadline
+    state = await service.state(created.match_id)
+    assert state.version > created.state.version
+    nxt = due(state)
+    assert nxt is not None and nxt > deadline, "the match goes on, with a new deadline"
+    # the matches row holds the next deadline: a new process's sweeper finds it there
+    other = MatchService(EventStore(engines[1]))
+    assert await ClockSweeper(ClockStore(engines[1]), other).sweep(nxt) == 1
+    assert len(await timed_out(service, created.match_id)) == 2
+
+
+@pytest.mark.parametrize("store", [ClockStore, Unclaimed], ids=["claimed", "optimistic-lock"])
+async def test_two_processes_never_both_apply_one_timeout(
+    engines: tuple[AsyncEngine, AsyncEngine], store: type[ClockStore]
+) -> None:
+    services = [MatchService(EventStore(e)) for e in engines]
+    created = await services[0].create(TABLE, seed=5, clock=CLOCK)
+    await services[1].state(created.match_id)  # both processes keep the match's state
+    at = due(created.state)
+    assert at is not None
+    for _ in range(4):  # several rounds of racing sweepers
+        sweepers = [ClockSweeper(store(e), s) for e, s in zip(engines, services, strict=True)]
+        applied = await asyncio.gather(*(s.sweep(at) for s in sweepers))
+        assert sum(applied) == 1, applied
+        state = await services[0].state(created.match_id)
+        nxt = due(state)
+        assert nxt is not None
+        at = nxt
+    events = [e for _, e in (await services[0].events(created.match_id, 0, 10_000)).numbered()]
+    deadlines = [e.deadline for e in events if isinstance(e, DecisionTimedOut)]
+    assert len(deadlines) == len(set(deadlines)) == 4
+    opened = [e for e in events if isinstance(e, DecisionOpened)]
+    assert len(opened) == 5
+
+
+async def test_a_seat_handed_to_a_bot_and_taken_back(
+    engines: tuple[AsyncEngine, AsyncEngine],
+) -> None:
+    engine = engines[0]
+    service = MatchService(EventStore(engine))
+    sweeper = ClockSweeper(ClockStore(engine), service)
+    clock = ClockSettings(per_decision=5, reserve=0, increment=0, abandon_after=1)
+    created = await service.create(
+        [NewSeat("Ann"), NewSeat("Bo", "bot", "basic")], seed=2, clock=clock
+    )
+    at = due(created.state)
+    assert at is not None
+    assert await sweeper.sweep(at) == 1
+    events = [e for _, e in (await service.events(created.match_id, 0, 10_000)).numbered()]
+    assert SeatAbandoned(0, 1) in events
+    state = await service.state(created.match_id)
+    assert state.clock.abandoned[0]
+    # the stand-in plays Ann's turns: nothing waits on her clock until she is back
+    if not service_game_over(state):
+        assert due(state) is None or state.clock.awaiting.seat is None
+    played = await service.command(created.match_id, 0, "resume")
+    assert not played.state.clock.abandoned[0]
+    assert [type(e).__name__ for _, e in played.events][0] == "SeatReturned"
+
+
+def service_game_over(state: object) -> bool:
+    return getattr(state, "status", "") == "over"
+
+
+async def test_a_match_played_out_by_timeouts_exports_and_verifies(
+    engines: tuple[AsyncEngine, AsyncEngine], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`cuccu verify` re-executes the clock's events of a stored export (the `clock` check)."""
+    engine = engines[0]
+    service = MatchService(EventStore(engine))
+    sweeper = ClockSweeper(ClockStore(engine), service)
+    clock = ClockSettings(per_decision=5, reserve=0, increment=0, abandon_after=2)
+    created = await service.create(
+        [NewSeat("Ann"), NewSeat("Bo"), NewSeat("Cy", "bot", "basic")],
+        seed=8,
+        options={"starting_lives": 1},
+        clock=clock,
+    )
+    state = created.state
+    for _ in range(200):
+        at = due(state)
+        if at is None:
+            break
+        assert await sweeper.sweep(at) == 1
+        state = await service.state(created.match_id)
+    assert state.status == "over"
+    path = tmp_path / "clocked.ndjson"
+    path.write_bytes(await service.export(created.match_id))
+    assert main(["verify", "--allow-unsigned", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "clock" in out and "audit passed" in out
+    # a moved deadline in the stored record is caught (the hash chain, recomputed or not)
+    lines = path.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if "decision_timed_out" in line)
+    lines[i] = re.sub(r'(deadline\\*":)(\d)', r"\g<1>1\2", lines[i], count=1)
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["verify", "--allow-unsigned", str(path)]) == 1

@@ -1,0 +1,30 @@
+"""The viewer opens a clocked match's log (its Replay steps through the game's own events,
+its Audit reads them all, the clock check included), for every hosted game."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.audit import chain
+from domain.clock import ClockSettings, is_clock_event
+from domain.games import GAMES, Game
+from domain.seats import SeatSpec
+from tests.domain.test_clock import Table
+from viewer.session import build
+
+SETTINGS = ClockSettings(per_decision=5, reserve=0, increment=0, abandon_after=2)
+
+
+@pytest.mark.parametrize("game", list(GAMES.values()), ids=lambda g: g.name)
+def test_a_clocked_log_replays_to_its_end_and_audits(game: Game) -> None:
+    table = Table(game, (SeatSpec("Ann"), SeatSpec("Bo", "bot", "basic")), SETTINGS)
+    at = 0
+    while not game.is_over(table.state):
+        at = max(at, table.awaiting().deadline)
+        table.time_out(at)
+    opened = build("clocked", chain(table.events))
+    assert opened.report.ok
+    assert "clock" in [check.name for check in opened.report.checks]
+    replay = opened.replay
+    assert replay.stuck_at is None and replay.full
+    assert len(replay.events) == len([e for e in table.events if not is_clock_event(e)])
