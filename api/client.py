@@ -161,6 +161,17 @@ class ClaimedSeat(TypedDict):
     events: list[EventOut]
 
 
+class Rematch(TypedDict):
+    match_id: str
+    rematch_of: str
+    seat: int
+    token: str
+    version: int
+    view: MatchView
+    game: str
+    clock: dict[str, Any] | None
+
+
 class CommandOut(TypedDict):
     match_id: str
     version: int
@@ -805,6 +816,18 @@ def send_command(
     )
 
 
+def rematch(client: _Session, /, match_id: str, *, use_token: bool = True) -> _Op[Rematch]:
+    """``POST /matches/{id}/rematch`` as this client's seat of the finished match: the
+    caller's own seat in the rematch (the same seats, game and options, the deal moved on; two
+    seats asking make one match). With ``use_token`` this client then plays that seat. Asking
+    again answers a new token, which replaces the first (docs/API.md, "Rematches")."""
+    call = _Call("POST", f"/matches/{match_id}/rematch", headers=client._auth())
+    answer: Rematch = yield from _json(client, call)
+    if use_token:
+        client.token = answer["token"]
+    return answer
+
+
 def events(
     client: _Session, /, match_id: str, *, after: int = 0, limit: int | None = None
 ) -> _Op[EventPage]:
@@ -1223,6 +1246,7 @@ class Client(_Session):
     get_match = _blocking(get_match)
     claim_seat = _blocking(claim_seat)
     send_command = _blocking(send_command)
+    rematch = _blocking(rematch)
     events = _blocking(events)
     iter_events = _iterating(iter_events)
     export = _blocking(export)
@@ -1331,6 +1355,7 @@ class AsyncClient(_Session):
     get_match = _awaiting(get_match)
     claim_seat = _awaiting(claim_seat)
     send_command = _awaiting(send_command)
+    rematch = _awaiting(rematch)
     events = _awaiting(events)
     iter_events = _async_iterating(iter_events)
     export = _awaiting(export)

@@ -104,6 +104,16 @@ def test_sync_client_every_endpoint(server: Server) -> None:
         assert mid in {m["match_id"] for m in anon.iter_matches(status="over")}
         assert mid in {m["match_id"] for m in anon.iter_matches(open_seats=False)}
 
+        # a rematch: each person's own request gives their own seat of one new match
+        again = ann.rematch(mid)
+        assert again["rematch_of"] == mid and again["seat"] == 0 and ann.token == again["token"]
+        assert bea.rematch(mid)["match_id"] == again["match_id"]
+        assert ann.get_match(again["match_id"])["seat"] == 0
+        assert anon.get_match(mid)["rematch"] == again["match_id"]
+        with pytest.raises(Conflict) as unfinished:
+            ann.rematch(again["match_id"])
+        assert unfinished.value.slug == "match-not-finished"
+
 
 async def test_async_client_plays_while_streaming(sqlite_server: Server) -> None:
     async with AsyncClient(sqlite_server.base) as me, AsyncClient(sqlite_server.base) as watcher:
