@@ -259,7 +259,12 @@ async function playQueued(options: Options): Promise<number> {
         say(`game ${game}: seat ${seat} of match ${matchId}`);
         final = await new Seat(api, matchId, token, options).play();
       } catch (exc) {
-        if (!(exc instanceof Unreachable || exc instanceof StreamCut) || attempt >= 60) throw exc;
+        // a server going down or coming up may also answer 5xx for a moment
+        const passing =
+          exc instanceof Unreachable ||
+          exc instanceof StreamCut ||
+          (exc instanceof ApiError && exc.status >= 500);
+        if (!passing || attempt >= 60) throw exc;
         say(`${exc.constructor.name}: ${exc.message}; asking again`);
         await sleep(Math.min(500 * (attempt + 1), 5000));
       }
@@ -288,7 +293,8 @@ async function main(argv: string[]): Promise<number> {
       say(exc.message);
       return 1;
     }
-    throw exc;
+    say(`unexpected ${(exc as Error).stack ?? String(exc)}`);
+    return 1;
   }
 }
 
