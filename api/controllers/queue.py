@@ -32,13 +32,19 @@ def _queue_example(game: Game) -> Example:
 
 #: one example per game of the registry
 QUEUE_EXAMPLES = [_queue_example(game) for game in GAMES.values()]
+#: the smallest and the largest table any game seats (each game's own bounds are checked on join)
+FEWEST_SEATS = min(game.min_seats for game in GAMES.values())
+MOST_SEATS = max(game.max_seats for game in GAMES.values())
 
 
 class QueueIn(msgspec.Struct, forbid_unknown_fields=True):
     """A table to wait for."""
 
     game: Annotated[str, Meta(max_length=32, description=f"The game: {GAME_NAMES}")]
-    seats: Annotated[int, Meta(ge=2, le=20, description="The table's size (what the game seats)")]
+    seats: Annotated[
+        int,
+        Meta(ge=FEWEST_SEATS, le=MOST_SEATS, description="The table's size (what the game seats)"),
+    ]
     bots_after: (
         Annotated[
             int,

@@ -4,9 +4,10 @@ won). One line per game in :data:`TOURNAMENTS`; a test keeps it equal to the reg
 
 from __future__ import annotations
 
+from api.games.chase import TOURNAMENT as CHASE
 from api.games.cucco21 import TOURNAMENT as CUCCO21
 from api.games.cuccu import TOURNAMENT as CUCCU
 from api.tally import Tournament
 
 #: each hosted game's tournament, by the game's registry name
-TOURNAMENTS: dict[str, Tournament] = {"cuccu": CUCCU, "cucco21": CUCCO21}
+TOURNAMENTS: dict[str, Tournament] = {"cuccu": CUCCU, "cucco21": CUCCO21, "chase": CHASE}

@@ -15,8 +15,13 @@ TWO = [{"name": "Ann"}, {"name": "Ben", "kind": "bot", "bot_level": "random"}]
 OWN_OPTIONS: dict[str, dict[str, Any]] = {
     "cuccu": {"starting_lives": 5},
     "cucco21": {"starting_chips": 7, "powers": False, "max_sets": 2},
+    "chase": {"starting_lives": 4, "announce_low": True, "king_cut_loses": True},
 }
-SCHEMAS = {"cuccu": "CreateCuccuMatch", "cucco21": "CreateCucco21Match"}
+SCHEMAS = {
+    "cuccu": "CreateCuccuMatch",
+    "cucco21": "CreateCucco21Match",
+    "chase": "CreateChaseMatch",
+}
 
 
 async def listed(client: Client, match_id: str) -> dict[str, Any]:
@@ -51,6 +56,14 @@ async def test_each_game_is_created_with_its_own_options(client: Client) -> None
     assert row["options"] == {"starting_chips": 7, "powers": False, "max_sets": 2}
     assert row["starting_lives"] is None
 
+    chase = await create(client, {"game": "chase", "seats": TWO, **OWN_OPTIONS["chase"]})
+    assert chase["game"] == "chase"
+    view = chase["view"]
+    assert (view["starting_lives"], view["announce_low"], view["king_cut_loses"]) == (4, True, True)
+    row = await listed(client, chase["match_id"])
+    assert row["options"] == OWN_OPTIONS["chase"] and row["starting_lives"] == 4
+    assert [s["lives"] for s in row["seats"]] == [4, 4]
+
 
 async def test_without_game_the_match_is_cuccu_with_its_defaults(client: Client) -> None:
     absent = await create(client, {"seats": TWO})
@@ -60,6 +73,9 @@ async def test_without_game_the_match_is_cuccu_with_its_defaults(client: Client)
     cucco21 = await create(client, {"game": "cucco21", "seats": TWO})
     row = await listed(client, cucco21["match_id"])
     assert row["options"] == {"starting_chips": 15, "powers": True, "max_sets": None}
+    chase = await create(client, {"game": "chase", "seats": TWO})
+    row = await listed(client, chase["match_id"])
+    assert row["options"] == {"starting_lives": 3, "announce_low": False, "king_cut_loses": False}
 
 
 @pytest.mark.parametrize(
@@ -70,6 +86,8 @@ async def test_without_game_the_match_is_cuccu_with_its_defaults(client: Client)
         ("cuccu", "powers", False),
         ("cuccu", "max_sets", 3),
         (None, "powers", True),  # no game: a Cuccù match, which has no powers
+        ("chase", "max_sets", 3),
+        ("cucco21", "king_cut_loses", True),
     ],
 )
 async def test_an_option_of_the_other_game_is_refused_by_name(
@@ -81,7 +99,9 @@ async def test_an_option_of_the_other_game_is_refused_by_name(
     resp = await client.post("/matches", json=body)
     detail = assert_problem(resp, 422, "invalid-config")["detail"]
     named = game or "cuccu"
-    other = "cuccu" if named == "cucco21" else "cucco21"
+    other = {"cuccu": "cucco21", "cucco21": "chase" if "king" in option else "cuccu"}.get(
+        named, "cucco21"
+    )
     assert f"`{option}`" in detail and named in detail and other in detail, detail
     assert (await client.get("/matches")).json()["matches"] == []  # nothing was created
 
@@ -98,7 +118,7 @@ async def test_each_game_has_its_own_bounds(client: Client) -> None:
 async def test_an_unknown_or_mistyped_game_is_refused(client: Client) -> None:
     resp = await client.post("/matches", json={"game": "tarot", "seats": TWO})
     detail = assert_problem(resp, 422, "unknown-game")["detail"]
-    assert "tarot" in detail and "cuccu" in detail and "cucco21" in detail
+    assert "tarot" in detail and all(game in detail for game in SCHEMAS)
     for game in (None, 21, ["cuccu"]):
         resp = await client.post("/matches", json={"game": game, "seats": TWO})
         assert "game" in assert_problem(resp, 422, "validation-error")["detail"]
@@ -116,16 +136,16 @@ async def test_the_document_describes_one_body_schema_per_game(client: Client) -
     }
     assert "absent" in schema["description"]
     components = spec["components"]["schemas"]
-    cuccu, cucco21 = (components[name] for name in SCHEMAS.values())
+    cuccu, cucco21, chase = (components[name] for name in SCHEMAS.values())
     # only Cucco 21 requires `game`: a body without it is Cuccù's
     assert "game" not in cuccu["required"] and cuccu["properties"]["game"]["default"] == "cuccu"
-    assert "game" in cucco21["required"]
-    assert cuccu["properties"]["game"]["const"] == "cuccu"
-    assert cucco21["properties"]["game"]["const"] == "cucco21"
+    assert "game" in cucco21["required"] and "game" in chase["required"]
+    for game, name in SCHEMAS.items():
+        assert components[name]["properties"]["game"]["const"] == game
     for game, own in OWN_OPTIONS.items():
         properties = components[SCHEMAS[game]]["properties"]
         assert set(own) <= set(properties)
-        others = {o for g, opts in OWN_OPTIONS.items() if g != game for o in opts}
+        others = {o for g, opts in OWN_OPTIONS.items() if g != game for o in opts} - set(own)
         assert not others & set(properties), game
         assert components[SCHEMAS[game]]["additionalProperties"] is False
     lives = cuccu["properties"]["starting_lives"]
@@ -133,8 +153,15 @@ async def test_the_document_describes_one_body_schema_per_game(client: Client) -
     chips = cucco21["properties"]["starting_chips"]
     assert (chips["minimum"], chips["maximum"], chips["default"]) == (1, 100, 15)
     assert cucco21["properties"]["powers"]["default"] is True
-    seats = (cuccu["properties"]["seats"], cucco21["properties"]["seats"])
-    assert [s["maxItems"] for s in seats] == [20, 12]
+    lives = chase["properties"]["starting_lives"]
+    assert (lives["minimum"], lives["maximum"], lives["default"]) == (1, 9, 3)
+    assert chase["properties"]["king_cut_loses"]["default"] is False
+    seats = (
+        cuccu["properties"]["seats"],
+        cucco21["properties"]["seats"],
+        chase["properties"]["seats"],
+    )
+    assert [s["maxItems"] for s in seats] == [20, 12, 20]
     assert body["schema"]["examples"]
 
 

@@ -24,6 +24,18 @@ CUCCO21_BOTS: dict[str, Any] = {
     "seed": 9,
 }
 
+CHASE_BOTS: dict[str, Any] = {
+    "game": "chase",
+    "seats": [{"name": f"b{i}", "kind": "bot", "bot_level": "basic"} for i in range(3)],
+    "starting_lives": 2,
+    "seed": 9,
+}
+
+LOBBY_CHASE: dict[str, Any] = {
+    "game": "chase",
+    "seats": [{"name": "Ann"}, {"name": "open", "kind": "open"}, {"name": "Bo", "kind": "bot"}],
+}
+
 LOBBY_21: dict[str, Any] = {
     "game": "cucco21",
     "seats": [{"name": "Ann"}, {"name": "open", "kind": "open"}, {"name": "Bo", "kind": "bot"}],
@@ -65,7 +77,9 @@ async def test_a_last_event_id_that_is_not_a_version_is_422(client: Client) -> N
 # --- a finished match's seats are taken, in every game -----------------------------------------
 
 
-@pytest.mark.parametrize("body", [BOTS_ONLY, CUCCO21_BOTS], ids=["cuccu", "cucco21"])
+@pytest.mark.parametrize(
+    "body", [BOTS_ONLY, CUCCO21_BOTS, CHASE_BOTS], ids=["cuccu", "cucco21", "chase"]
+)
 async def test_claiming_a_seat_of_a_finished_match_is_seat_taken(
     client: Client, body: dict[str, Any]
 ) -> None:
@@ -90,7 +104,9 @@ async def match_ids(client: Client) -> list[str]:
     return [r["match_id"] for r in rows]
 
 
-@pytest.mark.parametrize("body", [HUMAN_VS_BOTS, LOBBY_21], ids=["cuccu", "cucco21-lobby"])
+@pytest.mark.parametrize(
+    "body", [HUMAN_VS_BOTS, LOBBY_21, LOBBY_CHASE], ids=["cuccu", "cucco21-lobby", "chase-lobby"]
+)
 async def test_a_creation_retried_with_its_key_answers_the_same_match_and_tokens(
     client: Client, body: dict[str, Any]
 ) -> None:

@@ -17,6 +17,7 @@ from api.service import MatchService, NewSeat
 from api.store import EventStore, create_engine
 from api.store.players import PlayerStore
 from api.store.queue import QueueStore
+from domain.games import GAMES
 from tests.api.helpers import Client, assert_problem, bearer
 from tests.api.test_players import register
 
@@ -48,9 +49,10 @@ async def join(client: Client, key: str, body: dict[str, Any]) -> dict[str, Any]
     return ticket
 
 
-async def test_two_accounts_are_seated_together_and_rated(client: Client) -> None:
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_two_accounts_are_seated_together_and_rated(client: Client, game: str) -> None:
     ann, bob = await register(client, "q-ann"), await register(client, "q-bob")
-    table = {"game": "cucco21", "seats": 2}
+    table = {"game": game, "seats": 2}
     first = await join(client, ann["key"], table)
     assert first["status"] == "waiting" and first["token"] is None
     assert (await join(client, ann["key"], table))["ticket_id"] == first["ticket_id"]  # same
@@ -75,8 +77,11 @@ async def test_two_accounts_are_seated_together_and_rated(client: Client) -> Non
     await asyncio.gather(
         play_seat(client, mid, again["token"]), play_seat(client, mid, second["token"])
     )
-    board = (await client.get("/leaderboard", params={"game": "cucco21"})).json()["entries"]
+    board = (await client.get("/leaderboard", params={"game": game})).json()["entries"]
     assert {e["player"]["name"] for e in board} == {"q-ann", "q-bob"}
+    others = [g for g in GAMES if g != game]
+    for other in others:  # rated in its own game only
+        assert (await client.get("/leaderboard", params={"game": other})).json()["entries"] == []
     assert_problem(
         await client.delete(f"/queue/{first['ticket_id']}", headers=bearer(ann["key"])), 409,
         "conflict",

@@ -11,7 +11,7 @@ import pytest
 from domain.audit import chain
 from domain.audit_record import CheckFailed
 from domain.conformance import _game_of
-from domain.games import CHASE, GAMES, NOT_YET_HOSTED, Game, of_first_event
+from domain.games import CHASE, GAMES, Game, by_name, of_first_event
 from domain.games.chase.audit import AUDIT
 from domain.games.chase.bots import POLICIES, autoplay, choose
 from domain.games.chase.bots.expert import knowledge
@@ -49,13 +49,13 @@ def test_game_fills_every_field_of_the_seam() -> None:
     assert set(CHASE.choices) == {"keep", "exchange", "cut", "next_round", "resume"}
 
 
-def test_it_is_not_offered_to_the_hosts_but_the_runner_finds_it() -> None:
-    assert "chase" not in GAMES and NOT_YET_HOSTED == (CHASE,)
+def test_the_hosts_and_the_runner_find_it_by_name_format_and_first_event() -> None:
+    assert by_name("chase") is CHASE and GAMES["chase"] is CHASE
     assert _game_of({"format": "chase-scenario/1"}) is CHASE
-    # its first event does not collide with another game's (the hosts tell games by it)
-    assert CHASE.created_event not in {game.created_event for game in GAMES.values()}
-    with pytest.raises(KeyError):
-        of_first_event(CHASE.created_event)
+    # its first event is its own (the hosts tell games by it)
+    assert of_first_event(CHASE.created_event) is CHASE
+    others = {game.created_event for game in GAMES.values() if game is not CHASE}
+    assert CHASE.created_event not in others
 
 
 def test_a_match_through_the_seam_with_bots_and_the_host() -> None:

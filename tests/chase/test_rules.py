@@ -199,6 +199,11 @@ def test_once_the_match_is_won_every_command_is_refused() -> None:
         with pytest.raises(DomainError) as error:
             apply(state, command)
         assert error.value.code == "match_over"
+    # its seats are taken, as in every game; a seat it does not have is unknown
+    for seat, code in ((0, "seat_taken"), (2, "unknown_seat")):
+        with pytest.raises(DomainError) as error:
+            apply(state, ClaimSeat(seat, "Ann"))
+        assert error.value.code == code
 
 
 # --- refusals --------------------------------------------------------------------------------

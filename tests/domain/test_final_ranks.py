@@ -55,6 +55,5 @@ def test_every_hosted_game_ranks_its_finished_matches() -> None:
 
 
 def _short(game: str) -> dict[str, object]:
-    return {"cuccu": {"starting_lives": 1}, "cucco21": {"starting_chips": 2, "max_sets": 1}}.get(
-        game, {}
-    )
+    short = {"cucco21": {"starting_chips": 2, "max_sets": 1}}
+    return short.get(game, {"starting_lives": 1})

@@ -11,8 +11,8 @@ import pytest
 import domain.games
 from domain.errors import DomainError
 from domain.games import (
+    CHASE,
     CUCCO21,
-    CUCCU,
     DEFAULT_GAME,
     GAMES,
     NOT_YET_HOSTED,
@@ -20,29 +20,21 @@ from domain.games import (
     by_name,
     of_first_event,
 )
-from domain.games.cucco21.commands import CreateGame
-from domain.games.cucco21.config import Config
-from domain.games.cuccu.commands import CreateMatch
 from domain.games.game import HostedState
 from domain.seats import SeatSpec
 
 
-def test_both_games_are_registered_by_name() -> None:
-    assert set(GAMES) == {"cuccu", "cucco21"}
-    assert by_name("cucco21") is CUCCO21
+def test_every_game_is_registered_by_name() -> None:
+    assert set(GAMES) == {"cuccu", "cucco21", "chase"}
+    assert by_name("cucco21") is CUCCO21 and by_name("chase") is CHASE
     assert DEFAULT_GAME == "cuccu"
-    with pytest.raises(KeyError, match="known: cuccu, cucco21"):
+    with pytest.raises(KeyError, match="known: cuccu, cucco21, chase"):
         by_name("poker")
 
 
-@pytest.mark.parametrize(
-    ("game", "create"),
-    [
-        (CUCCU, CreateMatch((SeatSpec("a"), SeatSpec("b")), 3, 0)),
-        (CUCCO21, CreateGame(Config((SeatSpec("a"), SeatSpec("b"))))),
-    ],
-)
-def test_the_first_event_names_its_game(game: Game, create: object) -> None:
+@pytest.mark.parametrize("game", GAMES.values(), ids=lambda game: game.name)
+def test_the_first_event_names_its_game(game: Game) -> None:
+    create = game.create_command((SeatSpec("a"), SeatSpec("b")), 0, game.options)
     state, events = game.apply(game.initial(), create)
     assert of_first_event(msgspec.to_builtins(events[0])["type"]) is game
     assert game.fold(events) == state

@@ -100,6 +100,8 @@ def listen(base: str, mid: str, viewer: Viewer, token: str | None, record: Recor
                 body = json.loads(data)
                 if event == "view":
                     record.add(viewer, body["version"], "view", body["view"], "stream")
+                elif event == "end":  # the finished match's last message: no card in it
+                    record.add(viewer, body["version"], "error", body, "stream")
                 else:
                     record.add(viewer, body["version"], "event", body["event"], "stream")
                 event = data = ""

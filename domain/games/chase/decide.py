@@ -96,10 +96,12 @@ def _require_playing(state: MatchState) -> None:
 
 def _claim(tape: _Tape, c: ClaimSeat) -> None:
     state = tape.state
-    _require_playing(state)
+    if not state.seats:
+        raise DomainError("match_not_started", "the match has not been created")
     if not 0 <= c.seat < len(state.seats):
         raise DomainError("unknown_seat", f"there is no seat {c.seat}")
-    if state.seats[c.seat].kind != "open" or state.rounds_played:
+    # a finished match's seats are taken, as in the other games (docs/API.md: 409 seat-taken)
+    if state.seats[c.seat].kind != "open" or state.rounds_played or state.status == "over":
         raise DomainError("seat_taken", f"seat {c.seat} is not open")
     if not c.name.strip():
         raise DomainError("invalid_config", "a claimed seat needs a name")
