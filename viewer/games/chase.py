@@ -72,10 +72,10 @@ def card_words(card: str, lang: Lang) -> str:
 
 
 def face(card: str | None, dealt: bool, lang: Lang) -> CardFace:
-    """A known card face up (its rank in the corner, its suit in words), a hidden one face
-    down, no card at all (a seat out of the round) empty."""
+    """A known card face up (its rank in the corner, its suit in a word short enough for the
+    card: "diamonds" breaks there), a hidden one face down, no card at all empty."""
     if card:
-        return CardFace(rank(card), tr(lang, f"chase.suit.{card[-1]}"))
+        return CardFace(rank(card), tr(lang, f"chase.suit.card.{card[-1]}"))
     if dealt:
         return CardFace(name=tr(lang, "table.face_down"), face_down=True)
     return CardFace(name=tr(lang, "table.no_card"))
