@@ -17,11 +17,13 @@ from domain.games.chase.decide import apply
 from domain.games.chase.events import (
     CardsExchanged,
     ChaseMatchCreated,
+    CutExchanged,
     ExchangeRequested,
     KingBlocked,
     LifeLost,
     RoundScored,
     SeatEliminated,
+    StockCut,
 )
 from domain.games.chase.fairness import shuffled_round
 from domain.games.chase.pending import pending
@@ -33,7 +35,9 @@ from viewer.coach import advise
 from viewer.games import game_of
 from viewer.games.chase import (
     ChaseReplay,
+    action,
     bot_match,
+    caption,
     card_words,
     choice_words,
     face,
@@ -198,3 +202,15 @@ def test_play_sends_the_games_own_options_and_reads_the_rounds_end() -> None:
     assert any(isinstance(e.event, LifeLost) for e in ending)
     words = ChaseReplay(chain(events)).captions("en")
     assert re.match(r"Cards shown: .*Lowest: ", words[events.index(ending[0].event)])
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_an_arrow_says_what_the_log_says_of_the_same_event(lang: Lang) -> None:
+    names = ["Ann", "Bob"]
+    swap = CardsExchanged(requester=0, target=1, requester_gets=None, target_gets=None)
+    cut = (StockCut(seat=1, card="7H"), CutExchanged(seat=1, gave=None, got="7H"))
+    for event in (ExchangeRequested(seat=0, target=1), swap, *cut):
+        (arrow,), _ = action(event, lang)
+        sentence = caption(event, names, lang)
+        for word in arrow.label.split():
+            assert word in sentence, (arrow.label, sentence)

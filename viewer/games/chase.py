@@ -141,7 +141,8 @@ def caption(event: Event, names: Sequence[str], lang: Lang) -> str:
 
 
 def action(event: Event | None, lang: Lang) -> tuple[tuple[Arrow, ...], dict[int, str]]:
-    """What ``event`` does, drawn: arrows between seats (or the pack) and notes on seats."""
+    """What ``event`` does, drawn: arrows between seats (or the pack) and notes on seats. An
+    arrow's words are the log's own for the same event (one word per thing)."""
     if event is None:
         return (), {}
 
@@ -150,16 +151,16 @@ def action(event: Event | None, lang: Lang) -> tuple[tuple[Arrow, ...], dict[int
 
     match event:
         case ExchangeRequested(seat=seat, target=target):
-            return (Arrow(seat, target, "ask", say("act.ask")),), {}
+            return (Arrow(seat, target, "ask", say("chase.act.ask")),), {}
         case KingBlocked(seat=seat, requester=requester):
             return (Arrow(seat, requester, "refused", say("chase.act.blocks")),), {}
         case CardsExchanged(requester=a, target=t):
-            return (Arrow(a, t, "swap", say("act.swap")),), {}
+            return (Arrow(a, t, "swap", say("chase.act.exchange")),), {}
         case StockCut(seat=seat, card=card):
             return (Arrow(PACK, seat, "draw", say("chase.act.cuts", card=card_words(card, lang))),
                     ), {}  # fmt: skip
         case CutExchanged(seat=seat):
-            return (Arrow(seat, PACK, "pack", say("act.pack")),), {}
+            return (Arrow(seat, PACK, "pack", say("chase.act.cut_exchange")),), {}
         case CutVoided(seat=seat):
             return (), {seat: say("chase.act.cut_void")}
         case Kept(seat=seat) | DealerKept(seat=seat):
