@@ -92,7 +92,7 @@ def start(url: str, body: dict[str, Any]) -> ChaseMatch:
     options = {k: v for k, v in body.items() if k not in ("game", "seats")}
 
     def create(client: Client) -> CreatedMatch:
-        return client.create_match(body["seats"], game=GAME, options=options)
+        return client.create_match(body["seats"], game=GAME, **options)
 
     created = call(url, None, create)
     token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)

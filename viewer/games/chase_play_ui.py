@@ -7,11 +7,11 @@ seat.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from viewer import card_table, remote
 from viewer.coach import Advice, advise
+from viewer.event_log import event_log
 from viewer.games import chase_play
 from viewer.games.chase import caption, card_words, choice_words, view_drawing
 from viewer.games.chase_play import ChaseMatch
@@ -168,7 +168,5 @@ def show(match: ChaseMatch) -> None:
     how_to_play(expanded=False)
     st.markdown(f"**{T('play.seen')}**")
     recent = list(reversed(match.seen[-40:]))
-    st.dataframe(pd.DataFrame({"#": [e.version for e in recent],
-                               T("col.what"): [caption(e.event, names, here) for e in recent]}),
-                 hide_index=True, height=min(38 + 35 * len(recent), 300))  # fmt: skip
+    event_log([(e.version, caption(e.event, names, here)) for e in recent], heading=T("col.what"))
     st.button(T("play.new"), key="leave", on_click=st.session_state.pop, args=(STATE_KEY, None))
