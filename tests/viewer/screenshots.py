@@ -3,11 +3,13 @@
     .venv/bin/python -m tests.viewer.screenshots docs/img
 
 Starts `cuccu run` on free ports with a fresh SQLite file, plays in Debian's Chromium and
-writes, for Cuccù at 4, 8 and 20 seats and Cucco 21 at 4 and 8, ``play-<seats>-<device>.png``
-and ``replay-<seats>-<device>.png`` (``play21-…`` and ``replay21-…`` for Cucco 21), each the
+writes, for Cuccù at 4, 8 and 20 seats, Cucco 21 at 4 and 8 and Ranter-Go-Round at 4,
+``play-<seats>-<device>.png`` and ``replay-<seats>-<device>.png`` (``play21-…`` and
+``replay21-…`` for Cucco 21, ``playchase-…`` and ``replaychase-…`` for Ranter-Go-Round), each the
 window as a person sees it (1366×900 and 390×844, no scrolling but the page's own), stored as
 palette PNGs to stay small; and rules-th-desktop.png, the Rules page in Thai (drawn with the
-viewer's bundled Thai font).
+viewer's bundled Thai font). A game's name after the folder (``… docs/img chase``) takes
+only that game's pictures.
 """
 
 from __future__ import annotations
@@ -27,7 +29,11 @@ VIEWPORTS: dict[str, ViewportSize] = {
     "desktop": {"width": 1366, "height": 900},
     "phone": {"width": 390, "height": 844},
 }
-TABLES = (("cuccu", 4), ("cuccu", 8), ("cuccu", 20), ("cucco21", 4), ("cucco21", 8))
+TABLES = (("cuccu", 4), ("cuccu", 8), ("cuccu", 20), ("cucco21", 4), ("cucco21", 8),
+          ("chase", 4))  # fmt: skip
+SUFFIX = {"cuccu": "", "cucco21": "21", "chase": "chase"}
+#: the game's name on the Play page's game picker, and a label only its own form has
+FORM = {"cucco21": ("Cucco 21", "Starting chips"), "chase": ("Ranter-Go-Round", "Lives each")}
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eva", "Fred", "Gia", "Hugo", "Ines", "Jon", "Kai", "Lea",
          "Max", "Noa", "Olga", "Pia", "Quin", "Rosa", "Sam", "Tea")  # fmt: skip
 SEED = 21
@@ -40,6 +46,8 @@ def _bot_match(api: str, game: str, seats: int) -> str:
     body: dict[str, object] = {"seats": bots, "seed": SEED}
     if game == "cucco21":
         body.update(game="cucco21", seed=SEED21, max_sets=1)
+    if game == "chase":
+        body.update(game="chase", starting_lives=2)
     response = httpx.post(f"{api}/matches", json=body, timeout=120)
     response.raise_for_status()
     match_id: str = response.json()["match_id"]
@@ -75,9 +83,10 @@ def _drawn(page: Page) -> None:
 def _play(page: Page, viewer: str, game: str, seats: int) -> None:
     page.goto(f"{viewer}/play")
     settle(page)
-    if game == "cucco21":
-        page.get_by_text("Cucco 21", exact=True).click()
-        expect(page.get_by_label("Starting chips")).to_be_visible()  # Cucco 21's own form
+    if game in FORM:
+        title, label = FORM[game]
+        page.get_by_text(title, exact=True).click()
+        expect(page.get_by_label(label)).to_be_visible()  # the game's own form
         settle(page)
     page.get_by_label("Seats at the table").fill(str(seats))
     page.get_by_role("button", name="Start a match").click()
@@ -102,12 +111,14 @@ def _rules_in_thai(page: Page, viewer: str) -> None:
     settle(page)
 
 
-def main(out: Path) -> None:
+def main(out: Path, only: str | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
+    tables = [(game, n) for game, n in TABLES if only in (None, game)]
     with tempfile.TemporaryDirectory() as tmp, cuccu_run(Path(tmp) / "cuccu.db") as (api, viewer):
-        matches = {(game, n): _bot_match(api.base, game, n) for game, n in TABLES}
+        matches = {(game, n): _bot_match(api.base, game, n) for game, n in tables}
         kinds = {"cuccu": ("exchange_refused", "pledge_made", "cards_exchanged"),
-                 "cucco21": ("traded", "refused", "sent_on")}  # fmt: skip
+                 "cucco21": ("traded", "refused", "sent_on"),
+                 "chase": ("king_blocked", "cards_exchanged", "stock_cut")}  # fmt: skip
         steps = {key: _replay_step(api.base, found, kinds[key[0]])
                  for key, found in matches.items()}  # fmt: skip
         with sync_playwright() as p:
@@ -117,13 +128,13 @@ def main(out: Path) -> None:
                 context = browser.new_context(viewport=viewport)
                 page = context.new_page()
                 page.set_default_timeout(TIMEOUT_MS)
-                for game, n in TABLES:
-                    suffix = "21" if game == "cucco21" else ""
+                for game, n in tables:
+                    suffix = SUFFIX[game]
                     _replay(page, viewer, matches[(game, n)], steps[(game, n)])
                     _save(page, out / f"replay{suffix}-{n}-{device}.png")
                     _play(page, viewer, game, n)
                     _save(page, out / f"play{suffix}-{n}-{device}.png")
-                if device == "desktop":
+                if device == "desktop" and only is None:
                     _rules_in_thai(page, viewer)
                     _save(page, out / f"rules-th-{device}.png")
                 context.close()
@@ -133,4 +144,5 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img"))
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img"),
+         sys.argv[2] if len(sys.argv) > 2 else None)  # fmt: skip

@@ -42,9 +42,10 @@ class Presentation:
 
 
 def _presentations() -> dict[str, Presentation]:
-    from viewer.games import cucco21, cuccu
+    from viewer.games import chase, cucco21, cuccu
 
-    return {"cuccu": cuccu.PRESENTATION, "cucco21": cucco21.PRESENTATION}
+    return {"cuccu": cuccu.PRESENTATION, "cucco21": cucco21.PRESENTATION,
+            "chase": chase.PRESENTATION}  # fmt: skip
 
 
 #: each hosted game's presentation, by its registry name

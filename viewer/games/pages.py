@@ -33,7 +33,7 @@ class GamePages:
 
 
 def _pages() -> dict[str, GamePages]:
-    from viewer.games import cucco21_ui, cuccu_play_ui, cuccu_ui, play21_ui
+    from viewer.games import chase_play_ui, chase_ui, cucco21_ui, cuccu_play_ui, cuccu_ui, play21_ui
 
     return {
         "cuccu": GamePages(
@@ -50,6 +50,13 @@ def _pages() -> dict[str, GamePages]:
             playing=play21_ui.current,
             show=play21_ui.show,
         ),
+        "chase": GamePages(
+            chase_ui.replay_steps,
+            chase_ui.charts,
+            chase_play_ui.new_match_form,
+            chase_play_ui.current,
+            chase_play_ui.show,
+        ),  # fmt: skip
     }
 
 

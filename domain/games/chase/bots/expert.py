@@ -104,7 +104,9 @@ def _without(counts: Sequence[int], v: int) -> list[int]:
     return rest
 
 
-def expert_choice(view: MatchView, rng: random.Random) -> str:
+def risks(view: MatchView) -> dict[str, float]:
+    """The chance of losing this round after each choice open to ``view.viewer`` (the
+    expert's figures, which the viewer's coach shows too)."""
     step = view.pending
     me = view.viewer
     assert step is not None and me is not None and view.hand is not None
@@ -116,12 +118,17 @@ def expert_choice(view: MatchView, rng: random.Random) -> str:
     counts = _unseen_values(seen)
     keep = lose_chance(mine, counts, unknown, known_values)
     if step.kind == "dealer_turn":
-        cut = _cut_chance(view.king_cut_loses, counts, unknown, known_values, keep)
-        return "cut" if cut < keep else "keep"
+        return {"keep": keep, "cut": _cut_chance(view.king_cut_loses, counts, unknown,
+                                                 known_values, keep)}  # fmt: skip
     order = view.participants
     target = order[order.index(me) + 1]
-    exchange = _exchange_chance(target, known, mine, counts, unknown, keep)
-    return "exchange" if exchange < keep else "keep"
+    return {"keep": keep, "exchange": _exchange_chance(target, known, mine, counts, unknown, keep)}
+
+
+def expert_choice(view: MatchView, rng: random.Random) -> str:
+    found = risks(view)
+    other = "cut" if "cut" in found else "exchange"
+    return other if found[other] < found["keep"] else "keep"
 
 
 def _exchange_chance(
