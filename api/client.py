@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import os
 import random
 import time
 import uuid
@@ -621,6 +622,12 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_STREAM_READ_TIMEOUT = 60.0
 
 
+def _entropy() -> str:
+    """This seat's contribution to the next deck (docs/API.md "Fairness"): fresh bytes from the
+    OS's CSPRNG, in the call's body, so a retry of the same call sends the same ones."""
+    return os.urandom(32).hex()
+
+
 class _Base:
     def __init__(self, token: str | None, retry: RetryPolicy | None) -> None:
         self.token = token
@@ -687,9 +694,9 @@ class _Base:
         # the key makes a repeat safe: it answers again, with a new token that replaces the
         # first one (whose answer was lost), instead of 409 seat-taken
         headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        body = {"name": name, "entropy": _entropy()}
         return _Call(
-            "POST", f"/matches/{match_id}/seats/{seat}/claim", json={"name": name},
-            headers=headers,
+            "POST", f"/matches/{match_id}/seats/{seat}/claim", json=body, headers=headers,
         )  # fmt: skip
 
     def _command(
@@ -699,7 +706,7 @@ class _Base:
         expected_version: int | None,
         idempotency_key: str | None,
     ) -> _Call:
-        body: dict[str, Any] = {"type": type}
+        body: dict[str, Any] = {"type": type, "entropy": _entropy()}
         if expected_version is not None:
             body["expected_version"] = expected_version
         headers = {**self._auth(), "Idempotency-Key": idempotency_key or str(uuid.uuid4())}

@@ -28,6 +28,7 @@ from typing import Any, Final
 import msgspec
 
 from domain.audit_record import AuditRecord, CheckFailed, GameAudit
+from domain.entropy import DeckSource, describe, sources
 from domain.envelope import (
     GENESIS_HASH,
     LEGACY_ENVELOPE,
@@ -84,6 +85,9 @@ class AuditReport(msgspec.Struct, frozen=True):
     #: several; ``winner`` is set only when there is exactly one)
     game: str = CUCCU.name
     winners: tuple[int, ...] = ()
+    #: where each dealt deck came from (``domain.entropy``): mixed with whose entropy, or
+    #: chosen by the operator (a bots-only table, or a match older than the protocol)
+    decks: tuple[DeckSource, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -460,7 +464,9 @@ def audit(records: Sequence[AuditRecord]) -> AuditReport:
         ("complete", partial(_check_complete, game)),
     ]
     checks = tuple(_run(name, partial(body, records)) for name, body in bodies)
-    rounds, winners = spec.summary([r.event for r in records])
+    events = [r.event for r in records]
+    rounds, winners = spec.summary(events)
+    decks = sources(game.decks, events) if game.decks is not None else ()
     last = records[-1] if records else None
     return AuditReport(
         events=len(records),
@@ -473,6 +479,7 @@ def audit(records: Sequence[AuditRecord]) -> AuditReport:
         envelope=min((r.envelope for r in records), default=RECORD_ENVELOPE),
         game=game.name,
         winners=winners,
+        decks=decks,
     )
 
 
@@ -506,5 +513,7 @@ def render(report: AuditReport) -> str:
             lines.append(f"PASS {title(check.name)} ({check.checked} checked)")
         else:
             lines.append(f"FAIL {title(check.name)} at v{check.version}: {check.detail}")
+    if report.decks:
+        lines.append(describe(report.decks))
     lines.append("audit passed" if report.ok else f"audit FAILED ({len(report.failures)} checks)")
     return "\n".join(lines)

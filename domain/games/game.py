@@ -14,6 +14,7 @@ from typing import Any, Final, Protocol
 import msgspec
 
 from domain.audit_record import GameAudit
+from domain.entropy import DeckHooks
 from domain.errors import ErrorKind
 from domain.seats import SeatSpec
 
@@ -160,6 +161,9 @@ class Game:
     final_ranks: Callable[[Any], tuple[int, ...]]
     #: how this game's envelope-1 records read (only the game that predates envelope 2 has any)
     legacy: LegacyFormat | None = None
+    #: how the shared entropy protocol reads the game's deals and openings (set by
+    #: ``domain.games.mixing.with_entropy``, which every hosted game goes through)
+    decks: DeckHooks | None = None
 
     @property
     def options(self) -> dict[str, Any]:

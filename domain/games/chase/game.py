@@ -12,6 +12,7 @@ from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from domain.entropy import DeckHooks
 from domain.errors import COMMON_ERRORS
 from domain.games.chase import commands, conformance, decide, events, evolve, pending, state, views
 from domain.games.chase.audit import AUDIT
@@ -28,6 +29,7 @@ from domain.games.chase.config import (
 from domain.games.chase.config import Options as Rules
 from domain.games.chase.fairness import shuffled_round
 from domain.games.game import HOST, Game, Score, Standing, ranks_by_standing
+from domain.games.mixing import with_entropy
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Chase the Ace's terms -------------------------------
@@ -138,38 +140,54 @@ def final_ranks(s: state.MatchState) -> tuple[int, ...]:
     return ranks_by_standing(summary(s))
 
 
-GAME = Game(
-    name="chase",
-    title="Ranter-Go-Round",
-    created_event="chase_match_created",
-    event_type=events.Event,
-    view_type=views.MatchView,
-    initial=state.initial_state,
-    apply=decide.apply,
-    evolve=evolve.evolve,
-    fold=evolve.fold,
-    view=views.view,
-    redact=views.redact,
-    is_over=state.is_over,
-    min_seats=MIN_SEATS,
-    max_seats=MAX_SEATS,
-    score=Score(field="lives", unit="lives left", one_winner=True),
-    options_type=Options,
-    create_command=create_command,
-    errors=COMMON_ERRORS,
-    automatic_turn=automatic_turn,
-    host_command=host_command,
-    player_command=player_command,
-    choices=CHOICES,
-    claim_command=commands.ClaimSeat,
-    bot_level=bot_level,
-    bot_command=bot_command,
-    slow_bots=slow_bots,
-    command_meta=command_meta,
-    summary=summary,
-    final_ranks=final_ranks,
-    read_event=events.event_from_json,
-    audit=AUDIT,
-    scenario_format=conformance.FORMAT,
-    play_scenario=conformance.play,
+def _dealt(event: Any) -> int | None:
+    return event.round if isinstance(event, events.RoundStarted) else None
+
+
+def _opened(event: Any) -> tuple[int, tuple[str, ...], str] | None:
+    if isinstance(event, events.RoundEnded):
+        return event.round, event.pack, event.salt
+    return None
+
+
+#: where the shared entropy protocol (domain.entropy) finds this game's decks
+DECKS: Final = DeckHooks(dealt=_dealt, opened=_opened, noun="round")
+
+GAME = with_entropy(
+    Game(
+        name="chase",
+        title="Ranter-Go-Round",
+        created_event="chase_match_created",
+        event_type=events.Event,
+        view_type=views.MatchView,
+        initial=state.initial_state,
+        apply=decide.apply,
+        evolve=evolve.evolve,
+        fold=evolve.fold,
+        view=views.view,
+        redact=views.redact,
+        is_over=state.is_over,
+        min_seats=MIN_SEATS,
+        max_seats=MAX_SEATS,
+        score=Score(field="lives", unit="lives left", one_winner=True),
+        options_type=Options,
+        create_command=create_command,
+        errors=COMMON_ERRORS,
+        automatic_turn=automatic_turn,
+        host_command=host_command,
+        player_command=player_command,
+        choices=CHOICES,
+        claim_command=commands.ClaimSeat,
+        bot_level=bot_level,
+        bot_command=bot_command,
+        slow_bots=slow_bots,
+        command_meta=command_meta,
+        summary=summary,
+        final_ranks=final_ranks,
+        read_event=events.event_from_json,
+        audit=AUDIT,
+        scenario_format=conformance.FORMAT,
+        play_scenario=conformance.play,
+    ),
+    DECKS,
 )

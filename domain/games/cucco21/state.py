@@ -11,6 +11,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.entropy import Ledger
 from domain.games.cucco21.cards import kept_when_drawn
 from domain.games.cucco21.config import RoundCard
 from domain.games.cucco21.events import CardDealt, CardDrawn, Event, Reveal
@@ -82,6 +83,8 @@ class GameState(msgspec.Struct, frozen=True, gc=False):
     log: tuple[Event, ...] = ()  # the events since the current (or last) round started
     winners: tuple[int, ...] = ()
     version: int = 0  # number of events folded
+    #: the decks' entropy (domain.entropy): kept by domain.games.mixing, not by this game
+    entropy: Ledger = msgspec.field(default_factory=Ledger)
 
     @property
     def deck(self) -> tuple[str, ...]:

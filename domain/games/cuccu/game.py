@@ -7,13 +7,14 @@ from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from domain.entropy import DeckHooks
 from domain.errors import COMMON_ERRORS
 from domain.games.cuccu import conformance
 from domain.games.cuccu.audit import AUDIT
 from domain.games.cuccu.bots import choose as bot_choose
 from domain.games.cuccu.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
 from domain.games.cuccu.decide import MAX_SEATS, MIN_SEATS, apply
-from domain.games.cuccu.events import Event, event_from_json
+from domain.games.cuccu.events import Event, RoundEnded, RoundStarted, event_from_json
 from domain.games.cuccu.evolve import evolve, fold
 from domain.games.cuccu.fairness import shuffled_round
 from domain.games.cuccu.legacy import legacy_body, legacy_event
@@ -21,6 +22,7 @@ from domain.games.cuccu.state import MatchState, initial_state, is_terminal
 from domain.games.cuccu.turns import DEAL, automatic_turn, bot_level, has_expert, has_live_human
 from domain.games.cuccu.views import MatchView, redact, view
 from domain.games.game import HOST, Game, LegacyFormat, Score, Standing, ranks_by_standing
+from domain.games.mixing import with_entropy
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cuccù's terms ----------------------------------------
@@ -116,39 +118,55 @@ def final_ranks(s: MatchState) -> tuple[int, ...]:
     return ranks_by_standing(summary(s))
 
 
-GAME = Game(
-    name="cuccu",
-    title="Cuccù",
-    created_event="match_created",
-    event_type=Event,
-    view_type=MatchView,
-    initial=initial_state,
-    apply=apply,
-    evolve=evolve,
-    fold=fold,
-    view=view,
-    redact=redact,
-    is_over=is_terminal,
-    min_seats=MIN_SEATS,
-    max_seats=MAX_SEATS,
-    score=Score(field="lives", unit="lives left", one_winner=True),
-    options_type=Options,
-    create_command=create_command,
-    errors=COMMON_ERRORS,
-    automatic_turn=host_turn,
-    host_command=host_command,
-    player_command=player_command,
-    choices=CHOICES,
-    claim_command=ClaimSeat,
-    bot_level=bot_level,
-    bot_command=bot_command,
-    slow_bots=slow_bots,
-    command_meta=command_meta,
-    summary=summary,
-    final_ranks=final_ranks,
-    read_event=event_from_json,
-    audit=AUDIT,
-    scenario_format=conformance.FORMAT,
-    play_scenario=conformance.play,
-    legacy=LegacyFormat(body=legacy_body, event=legacy_event),
+def _dealt(event: Any) -> int | None:
+    return event.round if isinstance(event, RoundStarted) else None
+
+
+def _opened(event: Any) -> tuple[int, tuple[str, ...], str] | None:
+    if isinstance(event, RoundEnded):
+        return event.round, event.pack, event.salt
+    return None
+
+
+#: where the shared entropy protocol (domain.entropy) finds this game's decks
+DECKS: Final = DeckHooks(dealt=_dealt, opened=_opened, noun="round")
+
+GAME = with_entropy(
+    Game(
+        name="cuccu",
+        title="Cuccù",
+        created_event="match_created",
+        event_type=Event,
+        view_type=MatchView,
+        initial=initial_state,
+        apply=apply,
+        evolve=evolve,
+        fold=fold,
+        view=view,
+        redact=redact,
+        is_over=is_terminal,
+        min_seats=MIN_SEATS,
+        max_seats=MAX_SEATS,
+        score=Score(field="lives", unit="lives left", one_winner=True),
+        options_type=Options,
+        create_command=create_command,
+        errors=COMMON_ERRORS,
+        automatic_turn=host_turn,
+        host_command=host_command,
+        player_command=player_command,
+        choices=CHOICES,
+        claim_command=ClaimSeat,
+        bot_level=bot_level,
+        bot_command=bot_command,
+        slow_bots=slow_bots,
+        command_meta=command_meta,
+        summary=summary,
+        final_ranks=final_ranks,
+        read_event=event_from_json,
+        audit=AUDIT,
+        scenario_format=conformance.FORMAT,
+        play_scenario=conformance.play,
+        legacy=LegacyFormat(body=legacy_body, event=legacy_event),
+    ),
+    DECKS,
 )
