@@ -152,7 +152,7 @@ def command_meta(command: commands.Command) -> dict[str, Any]:
 
 def summary(s: state.GameState) -> Standing:
     return Standing(
-        status=s.status,
+        status=state.shown_status(s),
         standing=s.chips,
         winners=s.winners,
         rounds=s.rounds_played,
