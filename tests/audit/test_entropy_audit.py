@@ -29,7 +29,11 @@ def _match(*, cheat: bool = False) -> list[Any]:
     ``cheat`` the operator, having seen the contribution, deals the first round from a secret
     of its choosing instead of the one it committed to."""
     game = CUCCU
-    seats = (SeatSpec("Ann", "open"), SeatSpec("Bo", "bot", "random"), SeatSpec("Cy", "bot", "basic"))
+    seats = (
+        SeatSpec("Ann", "open"),
+        SeatSpec("Bo", "bot", "random"),
+        SeatSpec("Cy", "bot", "basic"),
+    )
     state, events = game.apply(game.initial(), game.create_command(seats, 0, {"starting_lives": 1}))
     state, steps = advance(state, SEED, game)  # the host commits to the first deck's secret
     events += [e for step in steps for e in step.events]
