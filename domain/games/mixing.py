@@ -68,6 +68,8 @@ def with_entropy(game: Game, hooks: entropy.DeckHooks) -> Game:
                 0 <= command.seat < len(state.seats) and state.seats[command.seat].kind == "human"
             ):
                 raise DomainError("illegal_choice", "only a person's seat contributes entropy")
+            if game.is_over(state):
+                return state, []  # no deck is coming: the match's last event stays its last
             made = entropy.decide(state.entropy, command)
             return fold(made, state), list(made)
         after, events = game.apply(state, command)
