@@ -11,6 +11,10 @@ report runs the generic checks around that game's own (``Game.audit``, a
 - the game's checks. Cuccù (``domain.games.cuccu.audit``): ``commitments``, ``replay``,
   ``conservation``, ``lives``. Cucco 21 (``domain.games.cucco21.audit``): ``replay``,
   ``decks``, ``chips``, ``cards``;
+- ``entropy`` (every game, after its own; ``domain.entropy``): every deck mixed with the players'
+  entropy is the one its revealed secret (which opens its commitment) and the contributions
+  give; the report's ``decks`` names each deck's source, "operator-chosen" for a deck dealt
+  with no commitment (a table of bots only, or a match older than the protocol);
 - ``complete`` (every game): the log is a whole finished match (starts with its creation, ends
   with the game's final event).
 
