@@ -16,8 +16,6 @@ from api.turns import advance
 from domain.audit import chain, parse_export, to_ndjson
 from domain.entropy import Contribute
 from domain.games import CUCCU
-from domain.games.cuccu.evolve import evolve
-from domain.games.cuccu.state import initial_state
 from domain.games.cuccu.views import view
 from domain.seats import SeatSpec
 from tests.viewer.support import APP, Api
@@ -375,9 +373,9 @@ def _no_hidden_card_sent(
     drawn at, it says what a spectator could see; a face-up card of another seat that a
     spectator could not see would be a leak."""
     records = parse_export(httpx.get(f"{api.base}/matches/{match_id}/export", timeout=30).text)
-    states = [initial_state()]
-    for record in records.records:
-        states.append(evolve(states[-1], record.event))
+    states = [CUCCU.initial()]
+    for record in records.records:  # Cuccù's events and the decks' entropy around them
+        states.append(CUCCU.evolve(states[-1], record.event))
     hidden_seen = 0
     for version, data in payloads:
         public = view(states[version], None)
