@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from litestar.testing import AsyncTestClient
@@ -79,14 +80,16 @@ async def _export(client: Client, mid: str) -> list[dict[str, Any]]:
 # --- the third party: the algorithm of docs/API.md "Fairness", from its text alone ------------
 
 
-def _stream(seed: bytes, label: bytes):  # type: ignore[no-untyped-def]
+def _stream(seed: bytes, label: bytes) -> Iterator[int]:
     counter = 0
     while True:
         yield from hashlib.sha256(seed + label + counter.to_bytes(8, "big")).digest()
         counter += 1
 
 
-def _recompute(secret: str, contributions: list[tuple[int, str]], cards: list[str], salt_len: int):  # type: ignore[no-untyped-def]
+def _recompute(
+    secret: str, contributions: list[tuple[int, str]], cards: list[str], salt_len: int
+) -> tuple[list[str], str]:
     h = hashlib.sha256(b"cuccu-deck-v1" + bytes.fromhex(secret))
     for seat, entropy in contributions:
         raw = bytes.fromhex(entropy)
