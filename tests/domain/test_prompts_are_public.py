@@ -74,8 +74,10 @@ def _batches_agree(game: Game, a: list[Any], b: list[Any]) -> bool:
     shown_a = [msgspec.to_builtins(game.redact(e, None)) for e in a]
     shown_b = [msgspec.to_builtins(game.redact(e, None)) for e in b]
     for ea, eb in zip(shown_a, shown_b, strict=False):
-        if _named(ea) != _named(eb):
-            return False  # a card made public: the rules part the worlds from here
+        if _named(ea) != _named(eb) or (_named(ea) and ea != eb):
+            # a card made public, or the same card shown at another seat (a Clown received by
+            # the asker in one world, by the target in the other): the rules part them here
+            return False
         assert _masked(ea) == _masked(eb), (ea, eb)
     extra = shown_a[len(shown_b) :] or shown_b[len(shown_a) :]
     if extra and _named(extra[0]):
