@@ -37,6 +37,7 @@ import asyncio
 import email.utils
 import functools
 import json
+import os
 import random
 import time
 import uuid
@@ -653,6 +654,12 @@ def _nothing(client: _Session, call: _Call) -> _Op[None]:
         raise problem_error(response)
 
 
+def _entropy() -> str:
+    """This seat's contribution to the next deck (docs/API.md "Fairness"): fresh bytes from the
+    OS's CSPRNG, in the call's body, so a retry of the same call sends the same ones."""
+    return os.urandom(32).hex()
+
+
 def _bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
@@ -766,7 +773,7 @@ def _claim_call(
     if key is not None:
         headers.update(_bearer(key))
     path = f"/matches/{match_id}/seats/{seat}/claim"
-    return _Call("POST", path, json={"name": name}, headers=headers)
+    return _Call("POST", path, json={"name": name, "entropy": _entropy()}, headers=headers)
 
 
 def _adopt(client: _Session, call: _Call, use_token: bool) -> _Op[ClaimedSeat]:
@@ -808,7 +815,7 @@ def send_command(
     """``POST /matches/{id}/commands`` (``type``: one of ``view.pending.choices``), with an
     Idempotency-Key generated for this command (or the one given) and reused on every retry,
     so the command applies at most once."""
-    body = {"type": type, **_given(expected_version=expected_version)}
+    body = {"type": type, "entropy": _entropy(), **_given(expected_version=expected_version)}
     headers = {**client._auth(), "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
     path = f"/matches/{match_id}/commands"
     return cast(

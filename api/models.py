@@ -351,10 +351,24 @@ class RematchOut(msgspec.Struct):
     clock: ClockField = None
 
 
+#: a seat's randomness for the next deck (docs/API.md "Fairness")
+Entropy = Annotated[
+    str,
+    Meta(
+        min_length=32,
+        max_length=128,
+        pattern=r"^([0-9a-f]{2})+$",
+        description="16 to 64 random bytes in lower-case hex, mixed into the next deck the "
+        'service has committed to (docs/API.md "Fairness"); ignored when none is waiting',
+    ),
+]
+
+
 class ClaimIn(msgspec.Struct, forbid_unknown_fields=True):
     """Take an open seat under a display name."""
 
     name: SeatName
+    entropy: Entropy | None = None
 
 
 class ClaimedSeat(msgspec.Struct):
@@ -395,6 +409,7 @@ class CommandIn(msgspec.Struct, forbid_unknown_fields=True):
         ]
         | None
     ) = None
+    entropy: Entropy | None = None
 
 
 class CommandOut(msgspec.Struct):

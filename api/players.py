@@ -137,6 +137,7 @@ class PlayerService:
         seat: int,
         name: str,
         idempotency_key: str | None = None,
+        entropy: str | None = None,
     ) -> Played:
         """Claim an open seat as ``player``: the claim's stored metadata names the account.
 
@@ -146,7 +147,9 @@ class PlayerService:
         held = {s for s, p in (await self.store.seats_of(match_id)).items() if p == player.id}
         if held - {seat}:
             raise AlreadySeated(match_id, min(held))
-        return await self.matches.claim(match_id, seat, name, idempotency_key, player.id)
+        return await self.matches.claim(
+            match_id, seat, name, idempotency_key, player.id, entropy=entropy
+        )
 
     async def match_finished(self, match_id: str) -> None:
         """Take a match that just ended into the ratings. It has ended whatever happens here:

@@ -46,7 +46,7 @@ from api.store import (
 from api.store.notify import Notifier, Subscription
 from api.store.seals import Sealer
 from api.transparency.store import ResultLog
-from api.turns import Step, _meta, advance, rng_for
+from api.turns import Step, _meta, advance, contributed, rng_for
 from domain.clock import ClockSettings, StartClock, due, stamp, timeout_command
 from domain.envelope import GENESIS_HASH
 from domain.errors import DomainError
@@ -718,8 +718,10 @@ class MatchService:
         choice: str,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        entropy: str | None = None,
     ) -> Played:
-        """Apply one seat's command (and the bot turns it triggers) in one transaction."""
+        """Apply one seat's command (and the bot turns it triggers) in one transaction;
+        ``entropy``, the seat's randomness for the next deck, is taken first."""
         fingerprint = (
             command_fingerprint(choice, expected_version) if idempotency_key is not None else ""
         )
@@ -751,10 +753,11 @@ class MatchService:
                         f"{game.name} has no command {choice!r}; "
                         f"its commands are: {', '.join(game.choices)}",
                     )
+                mixed, contribution = contributed(state, seat, entropy, game)
                 rng = rng_for(loaded.seed, state.version, "shuffle")
-                command = game.player_command(state, seat, choice, rng)
-                command = stamp(state, command, now_ms(), seat)  # a clock's time (domain.clock)
-                new_state, events = game.apply(state, command)
+                command = game.player_command(mixed, seat, choice, rng)
+                command = stamp(mixed, command, now_ms(), seat)  # a clock's time (domain.clock)
+                new_state, events = game.apply(mixed, command)
             except DomainError:
                 if not fresh:
                     return None
@@ -762,7 +765,7 @@ class MatchService:
                     return replayed
                 raise
             new_state, more = await self.bots.advance(new_state, loaded.seed, game)
-            steps = [Step(command, f"seat:{seat}", events, game.name), *more]
+            steps = [*contribution, Step(command, f"seat:{seat}", events, game.name), *more]
             all_events = [e for s in steps for e in s.events]
             # a ConcurrencyError (someone appended first): the next attempt reloads and decides
             stored = await self.store.commit(
@@ -812,6 +815,7 @@ class MatchService:
         name: str,
         idempotency_key: str | None = None,
         account: str | None = None,
+        entropy: str | None = None,
     ) -> Played:
         """Claim an open seat under ``name`` and issue its token, in one transaction.
 
@@ -826,6 +830,7 @@ class MatchService:
 
         ``account``: the player account claiming (api/players.py), written into the claim's
         stored metadata (``"account"``), so that the log alone says which account held the seat.
+        ``entropy``: the claimer's randomness for the first deck, taken after the claim.
         """
         name = name.strip()
         fingerprint = claim_fingerprint(name if account is None else f"{name}\n@{account}")
@@ -859,8 +864,10 @@ class MatchService:
                 if (replayed := await replay()) is not None:
                     return replayed
                 raise
+            new_state, contribution = contributed(new_state, seat, entropy, game)
             new_state, more = await self.bots.advance(new_state, current.seed, game)
-            steps = [Step(command, f"seat:{seat}", events, game.name, account), *more]
+            claimed = Step(command, f"seat:{seat}", events, game.name, account)
+            steps = [claimed, *contribution, *more]
             token = secrets.token_urlsafe(32)
             all_events = [e for s in steps for e in s.events]
             remembered = (

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from domain.entropy import Contribute
 from domain.games import Game, by_name
 from domain.games.game import HOST
 
@@ -97,3 +98,15 @@ def advance(state: Any, seed: int | None, game: Game | str) -> tuple[Any, list[S
         state, events = game.apply(state, command)
         steps.append(Step(command, actor, events, game.name))
     return state, steps
+
+
+def contributed(state: Any, seat: int, entropy: str | None, game: Game) -> tuple[Any, list[Step]]:
+    """A human seat's randomness for the next deck (docs/API.md "Fairness"), taken before the
+    command it came with: the state after it, and its step (none when there was nothing to
+    take, or no deck waiting for it)."""
+    if entropy is None:
+        return state, []
+    after, events = game.apply(state, Contribute(seat, entropy))
+    return after, (
+        [Step(Contribute(seat, entropy), f"seat:{seat}", events, game.name)] if events else []
+    )

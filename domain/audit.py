@@ -11,6 +11,10 @@ report runs the generic checks around that game's own (``Game.audit``, a
 - the game's checks. Cuccù (``domain.games.cuccu.audit``): ``commitments``, ``replay``,
   ``conservation``, ``lives``. Cucco 21 (``domain.games.cucco21.audit``): ``replay``,
   ``decks``, ``chips``, ``cards``;
+- ``entropy`` (every game, after its own; ``domain.entropy``): every deck mixed with the players'
+  entropy is the one its revealed secret (which opens its commitment) and the contributions
+  give; the report's ``decks`` names each deck's source, "operator-chosen" for a deck dealt
+  with no commitment (a table of bots only, or a match older than the protocol);
 - ``complete`` (every game): the log is a whole finished match (starts with its creation, ends
   with the game's final event).
 
@@ -28,6 +32,7 @@ from typing import Any, Final
 import msgspec
 
 from domain.audit_record import AuditRecord, CheckFailed, GameAudit
+from domain.entropy import DeckSource, describe, sources
 from domain.envelope import (
     GENESIS_HASH,
     LEGACY_ENVELOPE,
@@ -85,6 +90,9 @@ class AuditReport(msgspec.Struct, frozen=True):
     #: several; ``winner`` is set only when there is exactly one)
     game: str = CUCCU.name
     winners: tuple[int, ...] = ()
+    #: where each dealt deck came from (``domain.entropy``): mixed with whose entropy, or
+    #: chosen by the operator (a bots-only table, or a match older than the protocol)
+    decks: tuple[DeckSource, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -461,7 +469,9 @@ def audit(records: Sequence[AuditRecord]) -> AuditReport:
         ("complete", partial(_check_complete, game)),
     ]
     checks = tuple(_run(name, partial(body, records)) for name, body in bodies)
-    rounds, winners = spec.summary([r.event for r in records])
+    events = [r.event for r in records]
+    rounds, winners = spec.summary(events)
+    decks = sources(game.decks, events) if game.decks is not None else ()
     last = records[-1] if records else None
     return AuditReport(
         events=len(records),
@@ -474,6 +484,7 @@ def audit(records: Sequence[AuditRecord]) -> AuditReport:
         envelope=min((r.envelope for r in records), default=RECORD_ENVELOPE),
         game=game.name,
         winners=winners,
+        decks=decks,
     )
 
 
@@ -507,5 +518,7 @@ def render(report: AuditReport) -> str:
             lines.append(f"PASS {title(check.name)} ({check.checked} checked)")
         else:
             lines.append(f"FAIL {title(check.name)} at v{check.version}: {check.detail}")
+    if report.decks:
+        lines.append(describe(report.decks))
     lines.append("audit passed" if report.ok else f"audit FAILED ({len(report.failures)} checks)")
     return "\n".join(lines)

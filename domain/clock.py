@@ -31,6 +31,7 @@ from msgspec import Meta
 from msgspec.structs import replace
 
 from domain.audit_record import AuditRecord, CheckFailed, GameAudit, GameCheck
+from domain.entropy import is_entropy
 from domain.errors import DomainError, ErrorKind
 from domain.event_codec import EventCodec, event_type
 from domain.seats import SeatSpec
@@ -278,11 +279,14 @@ def _evolve_clock(state: Any, event: Any) -> Any:
     return Clocked(_bump(state.game), c)
 
 
-def _after_game_events(state: Any, game_state: Any) -> Any:
-    """A clocked state after some of the game's events: an answer closes the awaited decision."""
+def _after_game_events(state: Any, game_state: Any, events: Sequence[Any]) -> Any:
+    """A clocked state after some of the game's events: an answer closes the awaited decision.
+    The decks' entropy (``domain.entropy``) answers nothing: a seat's contribution, sent with
+    its command, must not reopen the decision and so skip the reserve that command settles."""
     if not isinstance(state, Clocked):
         return game_state
-    clock = state.clock if state.clock.awaiting is None else replace(state.clock, awaiting=None)
+    answered = state.clock.awaiting is not None and not all(map(is_entropy, events))
+    clock = replace(state.clock, awaiting=None) if answered else state.clock
     return Clocked(game_state, clock)
 
 
@@ -374,7 +378,7 @@ class _Emitter:
     def play(self, game: Game, command: Any) -> None:
         game_state, events = game.apply(inner(self.state), command)
         if events:
-            self.state = _after_game_events(self.state, game_state)
+            self.state = _after_game_events(self.state, game_state, events)
             self.events.extend(events)
 
 
@@ -455,13 +459,13 @@ def _fold(game: Game, events: Iterable[Any], state: Any = None) -> Any:
     for event in events:
         if type(event) in _CLOCK_SET:
             if run:
-                s = _after_game_events(s, game.fold(run, inner(s)))
+                s = _after_game_events(s, game.fold(run, inner(s)), run)
                 run = []
             s = _evolve_clock(s, event)
         else:
             run.append(event)
     if run:
-        s = _after_game_events(s, game.fold(run, inner(s)))
+        s = _after_game_events(s, game.fold(run, inner(s)), run)
     return s
 
 
@@ -493,7 +497,7 @@ def _fast_fold(game: Game) -> Callable[..., Any]:
 def _evolve(game: Game, state: Any, event: Any) -> Any:
     if type(event) in _CLOCK_SET:
         return _evolve_clock(state, event)
-    return _after_game_events(state, game.evolve(inner(state), event))
+    return _after_game_events(state, game.evolve(inner(state), event), (event,))
 
 
 def _automatic_turn(game: Game, state: Any) -> str | int | None:

@@ -13,6 +13,7 @@ from api.transparency.note import NoteVerifier
 from api.transparency.verify import LogCheck, check_inclusion
 from domain.audit import AuditRecord, AuditReport, audit, chain, parse_export
 from domain.clock import is_clock_event
+from domain.entropy import is_entropy
 from viewer.games import PRESENTATIONS, game_of
 from viewer.games.steps import Steps
 
@@ -41,9 +42,10 @@ class OpenMatch:
 def build(label: str, records: Sequence[AuditRecord], match_id: str | None = None) -> OpenMatch:
     """A log of any game, replayed by that game's presentation and audited by the one audit."""
     game = game_of([r.event for r in records[:1]])
-    # a clock's events (domain/clock.py) are no game's: the replay steps through the game's
-    # own, the audit reads them all
-    replay = PRESENTATIONS[game].replay([r for r in records if not is_clock_event(r.event)])
+    # a clock's events (domain/clock.py) and the decks' entropy (domain/entropy.py) are no
+    # game's: the replay steps through the game's own, the audit reads them all
+    own = [r for r in records if not (is_clock_event(r.event) or is_entropy(r.event))]
+    replay = PRESENTATIONS[game].replay(own)
     return OpenMatch(label, match_id, records, replay, audit(records), game)
 
 

@@ -454,7 +454,7 @@ class MatchController(Controller):
             seat = await caller_seat(service, match_id, authorization, required=True)
             assert seat is not None
             played = await service.command(
-                match_id, seat, data.type, data.expected_version, idempotency_key
+                match_id, seat, data.type, data.expected_version, idempotency_key, data.entropy
             )
         except Exception as exc:
             metrics.command_answered(service.known_game(match_id), problem_slug(exc))
@@ -537,11 +537,15 @@ class MatchController(Controller):
         service = service_in(state)
         await service.ensure_exists(match_id)
         if authorization is None:
-            played = await service.claim(match_id, seat, data.name, idempotency_key)
+            played = await service.claim(
+                match_id, seat, data.name, idempotency_key, entropy=data.entropy
+            )
         else:  # as a player account (api/players.py)
             players = players_in(state)
             account = await players.authenticate(bearer_key(authorization))
-            played = await players.claim(account, match_id, seat, data.name, idempotency_key)
+            played = await players.claim(
+                account, match_id, seat, data.name, idempotency_key, data.entropy
+            )
         assert played.token is not None
         if played.replayed:
             metrics.replayed("claim")

@@ -14,6 +14,7 @@ from typing import Any, Final, Protocol
 import msgspec
 
 from domain.audit_record import GameAudit
+from domain.entropy import DeckHooks
 from domain.errors import ErrorKind
 from domain.seats import SeatSpec
 
@@ -177,6 +178,9 @@ class Game:
     #: must answer (the host or a bot acts, seats wait to be claimed, the match is over): what
     #: a match's clock (``domain.clock``) runs for and plays on a timeout. None: no clock.
     safe_choice: Callable[[Any], SafeChoice | None] | None = None
+    #: how the shared entropy protocol reads the game's deals and openings (set by
+    #: ``domain.games.mixing.with_entropy``, which every hosted game goes through)
+    decks: DeckHooks | None = None
 
     @property
     def options(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from litestar.testing import AsyncTestClient
 
 from api.store import create_engine
+from domain.games import CUCCU
 from domain.games.cuccu.cards import CARDS
 from domain.games.cuccu.events import decode_event
 from domain.games.cuccu.evolve import fold
@@ -318,8 +319,12 @@ async def test_full_match_over_http_against_three_bots(client: Client) -> None:
     assert final["view"]["winner"] is not None
     export = (await client.get(f"/matches/{mid}/export")).text.splitlines()
     records = [json.loads(line)["record"] for line in export if '"record"' in line]
-    events = [decode_event(json.dumps({"type": r["type"], **r["data"]})) for r in records]
-    refolded = view(fold(events, initial_state()), None)
+    # read as the registry's game reads them: Cuccù's events and the decks' entropy
+    # (docs/API.md "Fairness") around them
+    events = [
+        CUCCU.read_event(r["type"], r["schema"], json.dumps(r["data"]).encode()) for r in records
+    ]
+    refolded = CUCCU.view(CUCCU.fold(events, CUCCU.initial()), None)
     assert {**json.loads(msgspec.json.encode(refolded)), "game": "cuccu"} == final["view"]
 
 

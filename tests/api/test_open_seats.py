@@ -162,7 +162,15 @@ async def test_a_match_of_claimed_seats_plays_to_the_end_and_audits(client: Clie
     assert final["view"]["status"] == "over"
     export = await client.get(f"/matches/{mid}/export")
     lines = [json.loads(line)["record"] for line in export.text.splitlines()[:-1]]
-    assert [ln["meta"]["actor"] for ln in lines[1:3]] == ["seat:2", "seat:0"]
+    claims = [ln for ln in lines if ln["type"] == "seat_claimed"]
+    assert [ln["meta"]["actor"] for ln in claims] == ["seat:2", "seat:0"]
+    # the service committed to the first deck's secret before either claim (docs/API.md
+    # "Fairness"), and dealt it only after both
+    assert [ln["type"] for ln in lines[1:4]] == [
+        "entropy_committed",
+        "seat_claimed",
+        "seat_claimed",
+    ]
     report = audit(parse_ndjson(export.text))
     assert report.ok, report
 

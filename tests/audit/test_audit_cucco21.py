@@ -110,7 +110,7 @@ def test_a_genuine_bot_game_audits_clean(
     assert report.ok, render(report)
     assert report.game == "cucco21"
     assert [c.name for c in report.checks] == [
-        "hash_chain", "replay", "decks", "chips", "cards", "clock", "complete",
+        "hash_chain", "replay", "decks", "chips", "cards", "entropy", "clock", "complete",
     ]  # fmt: skip
     ended = log[-1]
     assert isinstance(ended, GameEnded)

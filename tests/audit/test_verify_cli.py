@@ -23,7 +23,7 @@ def test_verify_a_good_unsigned_export_file(
     path.write_text(to_ndjson(chain(bot_match(4))))
     assert main(["verify", "--allow-unsigned", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.count("PASS") == 7 and "audit passed" in out and "verify passed" in out
+    assert out.count("PASS") == 8 and "audit passed" in out and "verify passed" in out
     assert main(["verify", str(path)]) == 1  # an unsigned log proves nothing by default
 
 

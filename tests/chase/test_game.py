@@ -88,6 +88,9 @@ def test_a_person_is_never_played_for_and_starts_later_rounds() -> None:
     state = table(2)
     assert CHASE.automatic_turn(state) == HOST  # round 1 is dealt at once
     state, _ = play(state, ["5C", "6C"], [(1, "keep"), (0, "keep")])
+    # the host's one step: a commitment to the next deck's secret (docs/API.md "Fairness")
+    assert CHASE.automatic_turn(state) == HOST
+    state, _ = CHASE.apply(state, CHASE.host_command(state, random.Random(2)))
     assert CHASE.automatic_turn(state) is None  # a human with lives starts the next round
     command = CHASE.player_command(state, 0, "next_round", random.Random(1))
     assert isinstance(command, StartRound)

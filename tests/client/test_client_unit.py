@@ -79,8 +79,9 @@ def test_command_retries_503_and_429_with_one_idempotency_key_honouring_retry_af
     assert out["version"] == 9
     keys = {r.headers["Idempotency-Key"] for r in script.requests}
     assert len(script.requests) == 3 and len(keys) == 1
-    assert all(json.loads(r.content) == {"type": "keep", "expected_version": 8}
-               for r in script.requests)  # fmt: skip
+    bodies = [json.loads(r.content) for r in script.requests]
+    mixed = bodies[0]["entropy"]  # the seat's contribution to the next deck, the same each time
+    assert all(b == {"type": "keep", "expected_version": 8, "entropy": mixed} for b in bodies)
     assert all(r.headers["Authorization"] == "Bearer tok" for r in script.requests)
     assert sleeps[0] >= 2 and sleeps[1] >= 5  # at least what Retry-After asked
 
@@ -145,7 +146,9 @@ def test_connection_failures_are_retried_only_where_a_repeat_is_harmless() -> No
     with sync_client(script, []) as c:
         assert c.claim_seat(MID, 0, "Ann")["token"] == "second"  # its key makes a repeat safe
     assert len({r.headers["Idempotency-Key"] for r in script.requests}) == 1
-    assert all(json.loads(r.content) == {"name": "Ann"} for r in script.requests)
+    bodies = [json.loads(r.content) for r in script.requests]
+    assert all(b == {"name": "Ann", "entropy": bodies[0]["entropy"]} for b in bodies)  # a repeat
+    assert len(bytes.fromhex(bodies[0]["entropy"])) == 32  # sends the same contribution
     created = httpx.Response(201, json={"match_id": MID, "seat_tokens": []})
     script = Script(httpx.ReadError("reset", request=request), created)
     with sync_client(script, []) as c:
@@ -181,7 +184,10 @@ def test_claim_adopts_the_token_and_lists_use_the_query() -> None:
     claim, get, lobby = script.requests
     assert claim.url.path == f"/matches/{MID}/seats/2/claim"
     assert claim.headers["Idempotency-Key"]
-    assert json.loads(claim.content) == {"name": "Ann"}
+    assert json.loads(claim.content) == {
+        "name": "Ann",
+        "entropy": json.loads(claim.content)["entropy"],
+    }
     assert "Authorization" not in claim.headers
     assert get.headers["Authorization"] == "Bearer new-token"
     assert dict(lobby.url.params) == {"open_seats": "true", "limit": "5"}

@@ -34,7 +34,11 @@ async def test_two_seats_asking_at_once_make_one_rematch(
     sweeper = ClockSweeper(ClockStore(engines[0]), services[0])
     clock = ClockSettings(per_decision=5, reserve=0, increment=0, abandon_after=9)
     created = await services[0].create(
-        [NewSeat("Ann"), NewSeat("Bo")], seed=3, options={"starting_lives": 1}, clock=clock
+        [NewSeat("Ann"), NewSeat("Bo")],
+        seed=3,
+        options={"starting_lives": 1},
+        clock=clock,
+        game="cuccu",
     )
     state = created.state
     while (at := due(state)) is not None:  # nobody plays: the clock plays the match out

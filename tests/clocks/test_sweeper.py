@@ -54,7 +54,7 @@ async def test_a_stalled_seat_is_timed_out_once_and_the_match_goes_on(
     engine = engines[0]
     service = MatchService(EventStore(engine))
     sweeper = ClockSweeper(ClockStore(engine), service)
-    created = await service.create(TABLE, seed=11, clock=CLOCK)
+    created = await service.create(TABLE, seed=11, clock=CLOCK, game="cuccu")
     deadline = due(created.state)
     assert deadline is not None
     assert await sweeper.sweep(deadline - 1) == 0, "not a millisecond early"
@@ -77,7 +77,7 @@ async def test_two_processes_never_both_apply_one_timeout(
     engines: tuple[AsyncEngine, AsyncEngine], store: type[ClockStore]
 ) -> None:
     services = [MatchService(EventStore(e)) for e in engines]
-    created = await services[0].create(TABLE, seed=5, clock=CLOCK)
+    created = await services[0].create(TABLE, seed=5, clock=CLOCK, game="cuccu")
     await services[1].state(created.match_id)  # both processes keep the match's state
     at = due(created.state)
     assert at is not None
@@ -92,8 +92,11 @@ async def test_two_processes_never_both_apply_one_timeout(
     events = [e for _, e in (await services[0].events(created.match_id, 0, 10_000)).numbered()]
     deadlines = [e.deadline for e in events if isinstance(e, DecisionTimedOut)]
     assert len(deadlines) == len(set(deadlines)) == 4
-    opened = [e for e in events if isinstance(e, DecisionOpened)]
-    assert len(opened) == 5
+    # each timeout ran out a decision that was opened once; the deck (mixed with the service's
+    # fresh secret, docs/API.md "Fairness") decides how many decisions follow, so no exact count
+    opened = [e.deadline for e in events if isinstance(e, DecisionOpened)]
+    assert len(opened) == len(set(opened)) and set(deadlines) <= set(opened)
+    assert len(opened) > len(deadlines)
 
 
 async def test_a_seat_handed_to_a_bot_and_taken_back(
@@ -104,7 +107,7 @@ async def test_a_seat_handed_to_a_bot_and_taken_back(
     sweeper = ClockSweeper(ClockStore(engine), service)
     clock = ClockSettings(per_decision=5, reserve=0, increment=0, abandon_after=1)
     created = await service.create(
-        [NewSeat("Ann"), NewSeat("Bo", "bot", "basic")], seed=2, clock=clock
+        [NewSeat("Ann"), NewSeat("Bo", "bot", "basic")], seed=2, clock=clock, game="cuccu"
     )
     at = due(created.state)
     assert at is not None
@@ -137,6 +140,7 @@ async def test_a_match_played_out_by_timeouts_exports_and_verifies(
         [NewSeat("Ann"), NewSeat("Bo"), NewSeat("Cy", "bot", "basic")],
         seed=8,
         options={"starting_lives": 1},
+        game="cuccu",
         clock=clock,
     )
     state = created.state

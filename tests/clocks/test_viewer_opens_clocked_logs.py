@@ -7,6 +7,7 @@ import pytest
 
 from domain.audit import chain
 from domain.clock import ClockSettings, is_clock_event
+from domain.entropy import is_entropy
 from domain.games import GAMES, Game
 from domain.seats import SeatSpec
 from tests.domain.test_clock import Table
@@ -27,4 +28,6 @@ def test_a_clocked_log_replays_to_its_end_and_audits(game: Game) -> None:
     assert "clock" in [check.name for check in opened.report.checks]
     replay = opened.replay
     assert replay.stuck_at is None and replay.full
-    assert len(replay.events) == len([e for e in table.events if not is_clock_event(e)])
+    assert len(replay.events) == len(
+        [e for e in table.events if not (is_clock_event(e) or is_entropy(e))]
+    )

@@ -12,7 +12,7 @@ was never prompted, so an ``asked`` prompt told the table it held one.
 
 The plain card is of value 5 or more and not a Ceremony or a Clown: otherwise the two worlds
 differ by a public outcome of the rules (a Clown's out) or by whether a Ceremony's giver may
-claim (a prompt this test does not cover: see the docs).
+claim (its choices differ, its prompt does not: tests/domain/test_prompts_are_public.py).
 """
 
 from __future__ import annotations
@@ -95,7 +95,9 @@ def _answer(state: GameState, rng: random.Random, bias: float) -> Choose | Shuff
     elif step.kind == "asked":
         choice = "accept"  # legal whatever the target holds: the power never acts
     else:
-        choice = rng.choice(["claim", "decline"])
+        own = view(state, step.seat, with_log=False).pending  # claim only for who may
+        assert own is not None
+        choice = rng.choice(own.choices)
     return Choose(step.seat, cast(Choice, choice))
 
 

@@ -9,8 +9,6 @@ from api.export import export_lines
 from api.store import EventStore, StoredEvent, create_engine, verify_chain
 from domain.audit import audit, parse_ndjson
 from domain.games import CUCCU
-from domain.games.cuccu.evolve import fold
-from domain.games.cuccu.state import initial_state
 
 
 async def _stored(database_url: str, match_id: str) -> tuple[list[StoredEvent], Any]:
@@ -36,7 +34,7 @@ def audited(database_url: str, match_id: str) -> list[StoredEvent]:
     stored, record = asyncio.run(_stored(database_url, match_id))
     assert [s.version for s in stored] == list(range(1, len(stored) + 1))
     verify_chain(stored)
-    state = fold([s.event_of(CUCCU) for s in stored], initial_state())
+    state = CUCCU.fold([s.event_of(CUCCU) for s in stored], CUCCU.initial())
     assert record is not None
     assert record.version == state.version == len(stored)
     assert record.status == state.status

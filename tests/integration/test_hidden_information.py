@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from domain.clock import CLOCK_EVENT_TYPES
+from domain.games import CUCCU
 from domain.games.cuccu.cards import CARDS
-from domain.games.cuccu.events import decode_event
 from tests.api.helpers import bearer
 from tests.domain.test_invariants import Knowledge
 from tests.integration import hidden
@@ -37,7 +37,8 @@ SECRETS = hidden.Secrets(
     hidden.card_finder(CARDS),
     public_cards_in_meta=True,
     # the pack's order and its salt open only in the export: the commitment alone is public
-    null_fields={"round_started": ("pack", "salt")},
+    # and a deck's secret opens with the deck (docs/API.md "Fairness"), in its own event
+    null_fields={"round_started": ("pack", "salt"), "entropy_committed": ("secret",)},
 )
 
 
@@ -93,7 +94,7 @@ def allowed(stored: list[dict[str, Any]]) -> list[dict[hidden.Viewer, frozenset[
     events = [
         None
         if s["type"] in CLOCK_EVENT_TYPES
-        else decode_event(json.dumps({"type": s["type"], **s["data"]}))
+        else CUCCU.read_event(s["type"], s["schema"], json.dumps(s["data"]).encode())
         for s in stored
     ]
     knowledge = Knowledge(4)

@@ -35,7 +35,7 @@ SECRETS = hidden.Secrets(
     hidden.card_finder(CARDS),
     public_cards_in_meta=False,
     never_in_meta=("order",),
-    null_fields={"deck_shuffled": ("order",)},
+    null_fields={"deck_shuffled": ("order",), "entropy_committed": ("secret",)},
 )
 
 

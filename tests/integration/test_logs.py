@@ -55,11 +55,12 @@ def _follow(base: str, mid: str, token: str | None) -> None:
 
 
 def _salts(value: Any) -> set[str]:
-    """Every string stored under a key naming a salt, anywhere in ``value``."""
+    """Every string stored under a key naming a salt or a deck's secret (docs/API.md
+    "Fairness"), anywhere in ``value``."""
     found: set[str] = set()
     if isinstance(value, dict):
         for k, v in value.items():
-            if "salt" in k.lower() and isinstance(v, str) and v:
+            if ("salt" in k.lower() or k == "secret") and isinstance(v, str) and v:
                 found.add(v)
             elif "salt" in k.lower() and isinstance(v, list):
                 found.update(x for x in v if isinstance(x, str) and x)

@@ -12,8 +12,6 @@ import httpx
 
 from api.store import EventStore, create_engine, upgrade, verify_chain
 from domain.games import CUCCU
-from domain.games.cuccu.evolve import fold
-from domain.games.cuccu.state import initial_state
 from tests.api.helpers import HUMAN_VS_BOTS, bearer
 from tests.integration.server import Server, cuccu
 
@@ -25,7 +23,7 @@ async def check_stream(database_url: str, match_id: str) -> int:
         store = EventStore(engine)
         stored = await store.load(match_id)
         verify_chain(stored)
-        state = fold([s.event_of(CUCCU) for s in stored], initial_state())
+        state = CUCCU.fold([s.event_of(CUCCU) for s in stored], CUCCU.initial())
         record = await store.get_match(match_id)
         assert record is not None
         assert record.version == state.version == len(stored)

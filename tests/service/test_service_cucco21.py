@@ -8,6 +8,7 @@ import pytest
 from api.service import InvalidOptions, MatchService, NewSeat, UnknownGame
 from domain.envelope import parse_body
 from domain.errors import DomainError
+from domain.games import CUCCO21
 from domain.games.cucco21 import fairness
 from domain.games.cucco21.events import DeckShuffled
 from domain.games.cucco21.pending import pending
@@ -123,7 +124,10 @@ async def test_open_seats_are_claimed_and_the_last_claim_starts_the_game(
 ) -> None:
     seats = [NewSeat("open", "open"), NewSeat("Bo", "bot", "basic")]
     created = await service.create(seats, seed=2, game="cucco21")
-    assert created.state.status == "between_rounds" and created.state.rounds_played == 0
+    # no deck is shuffled while a seat is open (docs/API.md "Fairness"): hosts show it between
+    # rounds, as a Cuccù match waiting for its seats
+    assert CUCCO21.summary(created.state).status == "between_rounds"
+    assert created.state.rounds_played == 0
     claimed = await service.claim(created.match_id, 0, "Ann")
     assert claimed.token is not None
     assert claimed.state.seats[0].name == "Ann"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import random
 import re
 from typing import Any
 
@@ -10,10 +12,12 @@ import httpx
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from api.turns import advance
 from domain.audit import chain, parse_export, to_ndjson
-from domain.games.cuccu.evolve import evolve
-from domain.games.cuccu.state import initial_state
+from domain.entropy import Contribute
+from domain.games import CUCCU
 from domain.games.cuccu.views import view
+from domain.seats import SeatSpec
 from tests.viewer.support import APP, Api
 from viewer.games.cucco21 import bot_game21
 from viewer.games.cuccu_captions import card_numeral
@@ -143,7 +147,23 @@ def test_an_unreadable_file_is_reported() -> None:
 def test_audit_of_a_good_export_is_all_green(export_text: str) -> None:
     at = upload(open_page("audit"), export_text)
     assert "Every check passes" in at.success[0].value
-    assert len(at.success) == 8 and not at.error  # the summary and 7 checks (clock too)
+    assert len(at.success) == 9 and not at.error  # the summary and 8 checks
+    # a table of bots only: every deck the operator's own (docs/API.md "Fairness")
+    assert "Whose entropy went into each deck" in texts(at)
+    [decks] = at.dataframe
+    assert set(decks.value["Shuffled from"]) == {
+        "operator-chosen deck (no commitment: bots only, or an older match)"
+    }
+
+
+def test_the_audit_names_whose_entropy_went_into_each_deck() -> None:
+    at = upload(open_page("audit"), to_ndjson(chain(_mixed_match())))
+    assert "Every check passes" in at.success[0].value and not at.error
+    assert any("**Shuffle entropy**" in s.value for s in at.success)
+    [decks] = at.dataframe
+    rows = decks.value.to_dict("records")
+    assert rows and all(r["Entropy from"] == "Ann (seat 0)" for r in rows), rows
+    assert rows[0]["Deck"] == "Round 1"
 
 
 def test_an_uploaded_unsigned_export_is_said_to_be_unsigned(export_text: str) -> None:
@@ -201,8 +221,8 @@ def test_audit_of_a_tampered_export_names_the_check_and_the_event(
         "Card conservation": version,
     }
     assert {s.value.split("**")[1] for s in at.success} == {
-        "Shuffle commitments", "Lives bookkeeping", "Clock deadlines and timeouts",
-        "Complete match",
+        "Shuffle commitments", "Lives bookkeeping", "Shuffle entropy",
+        "Clock deadlines and timeouts", "Complete match",
     }  # fmt: skip
     at.button(key="show_replay").click().run()  # "show event v in Replay"
     assert at.session_state["step"] == version
@@ -383,9 +403,9 @@ def _no_hidden_card_sent(
     drawn at, it says what a spectator could see; a face-up card of another seat that a
     spectator could not see would be a leak."""
     records = parse_export(httpx.get(f"{api.base}/matches/{match_id}/export", timeout=30).text)
-    states = [initial_state()]
-    for record in records.records:
-        states.append(evolve(states[-1], record.event))
+    states = [CUCCU.initial()]
+    for record in records.records:  # Cuccù's events and the decks' entropy around them
+        states.append(CUCCU.evolve(states[-1], record.event))
     hidden_seen = 0
     for version, data in payloads:
         public = view(states[version], None)
@@ -529,3 +549,26 @@ def test_leaderboard_ranks_accounts_and_opens_a_players_match(api: Api) -> None:
 
     fr = open_page("leaderboard", lang="fr", api_url=api.base)
     assert "Rang" in fr.dataframe[0].value.columns
+
+
+def _mixed_match() -> list[Any]:
+    """A Cuccù match where Ann claims seat 0 and sends entropy before each of her commands."""
+    game = CUCCU
+    seats = (SeatSpec("open", "open"), SeatSpec("Bo", "bot", "random"))
+    state, events = game.apply(game.initial(), game.create_command(seats, 0, {"starting_lives": 1}))
+    state, steps = advance(state, 3, game)  # the first deck's commitment
+    events += [e for step in steps for e in step.events]
+    state, more = game.apply(state, game.claim_command(0, "Ann"))
+    events += more
+    answers = random.Random(3)
+    while True:
+        state, more = game.apply(state, Contribute(0, os.urandom(16).hex()))
+        events += more
+        state, steps = advance(state, 3, game)
+        events += [e for step in steps for e in step.events]
+        if game.is_over(state):
+            return events
+        pending = game.view(state, 0).pending
+        choice = "next_round" if pending.seat is None else answers.choice(pending.choices)
+        state, more = game.apply(state, game.player_command(state, 0, choice, random.Random()))
+        events += more

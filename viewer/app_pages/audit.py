@@ -5,6 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from domain.audit import CheckResult, record_json
+from domain.entropy import DeckSource
+from domain.event_codec import event_type
 from viewer import session
 from viewer.loader import match_panel
 from viewer.session import OpenMatch
@@ -56,8 +58,55 @@ def page() -> None:
                  icon=":material/error:")  # fmt: skip
     for check in report.checks:
         _check(match, check)
+    _decks(match)
     _signature(match)
     _log(match)
+
+
+def _seat_names(match: OpenMatch) -> list[str]:
+    """Each seat's name: as created, then as claimed (every game names its seats the same)."""
+    if not match.records:
+        return []
+    names = [seat.name for seat in getattr(match.records[0].event, "seats", ())]
+    for record in match.records:
+        event = record.event
+        if event_type(event) == "seat_claimed" and 0 <= event.seat < len(names):
+            names[event.seat] = event.name
+    return names
+
+
+def _source(deck: DeckSource, names: list[str]) -> tuple[str, str]:
+    """What a deck's row says: where it came from, and whose entropy went into it."""
+    if deck.source == "operator":
+        return T("decks.operator"), "–"
+    if not deck.contributors:
+        return T("decks.alone"), "–"
+    who = [
+        f"{names[s]} ({T('decks.seat', seat=s)})" if s < len(names) else T("decks.seat", seat=s)
+        for s in deck.contributors
+    ]
+    return T("decks.mixed"), ", ".join(who)
+
+
+def _decks(match: OpenMatch) -> None:
+    """Whose entropy went into each deck (docs/API.md "Fairness"): the audit's ``entropy``
+    check has verified every mixed one against its revealed secret."""
+    decks = match.report.decks
+    if not decks:
+        return
+    st.markdown(f"**{T('decks.title')}**")
+    st.caption(T("decks.why"))
+    names = _seat_names(match)
+    rows = []
+    for deck in decks:
+        source, who = _source(deck, names)
+        noun = _words(f"decks.noun.{deck.noun}", deck.noun)
+        rows.append({
+            T("decks.col.deck"): f"{noun} {deck.number}",
+            T("decks.col.source"): source,
+            T("decks.col.from"): who,
+        })  # fmt: skip
+    st.dataframe(rows, hide_index=True, width="stretch")
 
 
 def _log(match: OpenMatch) -> None:

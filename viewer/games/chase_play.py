@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from api.client import Client, CreatedMatch, bot, human
+from domain.entropy import CODEC as ENTROPY_CODEC
 from domain.games.chase.events import (
     Event,
     LifeLost,
@@ -29,6 +30,8 @@ from viewer.remote import call
 
 GAME = "chase"
 OPPONENTS = ("Ada", "Bruno", "Chiara")
+#: the shared entropy protocol's event types (docs/API.md "Fairness")
+ENTROPY_EVENTS = frozenset(ENTROPY_CODEC.classes)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,8 @@ def request_body(name: str, level: str, lives: int, announce_low: bool, king_cut
 def _catch_up(client: Client, match: ChaseMatch) -> None:
     after = match.seen[-1].version if match.seen else 0
     for out in client.iter_events(match.match_id, after=after):
+        if out["event"]["type"] in ENTROPY_EVENTS:
+            continue  # the decks' entropy is no move at the table (the Audit page shows it)
         match.seen.append(SeenChaseEvent(out["version"], msgspec.convert(out["event"], Event)))
     match.view = msgspec.convert(client.get_match(match.match_id)["view"], MatchView)
 

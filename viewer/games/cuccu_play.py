@@ -11,11 +11,15 @@ from dataclasses import dataclass, field
 import msgspec
 
 from api.client import Client, bot, human
+from domain.entropy import CODEC as ENTROPY_CODEC
 from domain.games.cuccu.events import Event
 from domain.games.cuccu.views import MatchView
 from viewer.remote import call
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")
+
+#: the shared entropy protocol's event types (docs/API.md "Fairness")
+ENTROPY_EVENTS = frozenset(ENTROPY_CODEC.classes)
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,8 @@ def _catch_up(client: Client, game: Game) -> None:
     """Events after the last one seen (as this seat may see them), then the seat's view."""
     after = game.seen[-1].version if game.seen else 0
     for out in client.iter_events(game.match_id, after=after):
+        if out["event"]["type"] in ENTROPY_EVENTS:
+            continue  # the decks' entropy is no move at the table (the Audit page shows it)
         game.seen.append(SeenEvent(out["version"], msgspec.convert(out["event"], Event)))
     game.view = msgspec.convert(client.get_match(game.match_id)["view"], MatchView)
 

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from api.client import Client, CreatedMatch, bot, human
+from domain.entropy import CODEC as ENTROPY_CODEC
 from domain.games.cucco21.events import (
     BoxTaken,
     ChipsPaid,
@@ -30,6 +31,9 @@ from domain.games.cucco21.views import GameView
 from viewer.remote import call
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")
+
+#: the shared entropy protocol's event types (docs/API.md "Fairness")
+ENTROPY_EVENTS = frozenset(ENTROPY_CODEC.classes)
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,8 @@ def request_body(name: str, level: str, chips: int, powers: bool, max_sets: int 
 def _catch_up(client: Client, game: Game21) -> None:
     after = game.seen[-1].version if game.seen else 0
     for out in client.iter_events(game.match_id, after=after):
+        if out["event"]["type"] in ENTROPY_EVENTS:
+            continue  # the decks' entropy is no move at the table (the Audit page shows it)
         game.seen.append(SeenEvent21(out["version"], msgspec.convert(out["event"], Event)))
     game.view = msgspec.convert(client.get_match(game.match_id)["view"], GameView)
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from domain.entropy import DeckHooks
 from domain.errors import COMMON_ERRORS
 from domain.games.chase import commands, conformance, decide, events, evolve, pending, state, views
 from domain.games.chase.audit import AUDIT
@@ -28,6 +29,7 @@ from domain.games.chase.config import (
 from domain.games.chase.config import Options as Rules
 from domain.games.chase.fairness import shuffled_round
 from domain.games.game import HOST, Game, SafeChoice, Score, Standing, ranks_by_standing
+from domain.games.mixing import with_entropy
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Chase the Ace's terms -------------------------------
@@ -152,7 +154,21 @@ def safe_choice(s: state.MatchState) -> SafeChoice | None:
     return SafeChoice(step.seat, _SAFE[step.kind])
 
 
-GAME = Game(
+def _dealt(event: Any) -> int | None:
+    return event.round if isinstance(event, events.RoundStarted) else None
+
+
+def _opened(event: Any) -> tuple[int, tuple[str, ...], str] | None:
+    if isinstance(event, events.RoundEnded):
+        return event.round, event.pack, event.salt
+    return None
+
+
+#: where the shared entropy protocol (domain.entropy) finds this game's decks
+DECKS: Final = DeckHooks(dealt=_dealt, opened=_opened, noun="round")
+
+#: the game as its own rules define it, before the shared entropy protocol wraps it
+_RULES = Game(
     name="chase",
     title="Ranter-Go-Round",
     created_event="chase_match_created",
@@ -188,3 +204,4 @@ GAME = Game(
     play_scenario=conformance.play,
     safe_choice=safe_choice,
 )
+GAME = with_entropy(_RULES, DECKS)

@@ -10,6 +10,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.entropy import Ledger
 from domain.games.chase.config import Options
 from domain.games.chase.events import Event, Reveal
 from domain.seats import SeatSpec
@@ -62,6 +63,8 @@ class MatchState(msgspec.Struct, frozen=True, gc=False):
     round: RoundState | None = None  # the current round, or the last one played
     winner: int | None = None
     version: int = 0  # number of events folded
+    #: the decks' entropy (domain.entropy): kept by domain.games.mixing, not by this game
+    entropy: Ledger = msgspec.field(default_factory=Ledger)
 
     @property
     def seats(self) -> tuple[SeatSpec, ...]:

@@ -88,14 +88,14 @@ def _candidates(state: GameState, record: AuditRecord) -> list[Command]:
     step = pending(state)
     if step is None:
         raise CheckFailed(v, f"v{v} ({event_type(event)}) follows the end of the game")
+    if isinstance(event, SeatClaimed):  # claims may precede the first shuffle (the host waits)
+        return [ClaimSeat(event.seat, event.name)]
     if step.kind == "shuffle":
         if not isinstance(event, DeckShuffled):
             raise CheckFailed(v, f"v{v} records {_short(event)}; a deck is due to be shuffled")
         if event.order is None or event.salt is None:
             raise CheckFailed(v, f"v{v} is redacted: the audit needs the complete log")
         return [Shuffle(event.order, event.salt)]
-    if isinstance(event, SeatClaimed):
-        return [ClaimSeat(event.seat, event.name)]
     if step.kind in ("next_round", "claim_seat"):
         return [StartRound()]
     assert step.seat is not None

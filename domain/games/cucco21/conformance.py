@@ -111,6 +111,12 @@ def play(scenario: dict[str, Any]) -> dict[str, Any]:
             if not reshuffles:
                 raise AssertionError("a reshuffle found no entry left in reshuffles")
             state, events = apply(state, Shuffle(tuple(reshuffles.pop(0)), _SALT))
+        elif step.choices == ("decline",):
+            # Likewise every party to a trade is prompted for a Ceremony claim; the format
+            # prompts only a seat that may claim (README, "Prompts"): a seat that cannot
+            # declines, and its decline, which the format has no prompt for, is left out.
+            state, events = apply(state, Choose(step.seat or 0, "decline"))
+            events = events[1:]  # its own ``declined``; what follows it (a score) stays
         elif step.choices == ("accept",):
             # The service prompts every asked target, so that no prompt reveals a power card;
             # the scenario format prompts only a target that holds one (README, "Prompts"), and

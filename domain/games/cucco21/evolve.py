@@ -199,14 +199,19 @@ def _traded(state: GameState, e: Traded) -> GameState:
     hands = list(rnd.hands)
     hands[a], hands[t] = a_gets, t_gets
     claims: tuple[int, ...] = ()
+    claimable: tuple[int, ...] = ()
     if state.powers:  # §4.4 step 3: who gave a Ceremony and got at least a 5 (a Clown is 1)
         a_got, t_got = value(a_gets), value(t_gets)  # t gave what a got, and a what t got
         if t_got == CEREMONY and a_got >= CEREMONY_MIN_GOT:
-            claims = (a,)
+            claimable = (a,)
         if a_got == CEREMONY and t_got >= CEREMONY_MIN_GOT:
-            claims = (*claims, t)
+            claimable = (*claimable, t)
+        # both are prompted, whatever they gave: what each gave is theirs to know (§4.4 step 1)
+        claims = (a, t)
     if claims:  # the turn waits for the Ceremony prompts
-        rnd = replace(rnd, hands=tuple(hands), asker=None, target=None, claims=claims)
+        rnd = replace(
+            rnd, hands=tuple(hands), asker=None, target=None, claims=claims, claimable=claimable
+        )
     else:  # the turn is over (a Clown's out, next, may skip more seats)
         after = tuple(hands)
         turn = _next_turn(state.alive, after, rnd.out, rnd.turn_order, rnd.turn + 1)
@@ -246,25 +251,26 @@ def _card_drawn(state: GameState, e: CardDrawn) -> GameState:
     d, card = e.seat, e.card
     clowns = rnd.drawn_clowns
     claims: tuple[int, ...] = ()
+    claimable: tuple[int, ...] = ()
     if state.powers:
         if value(card) == CLOWN:
             clowns = (*clowns, (d, card))  # C15
         given = rnd.given
         # §4.6 step 4 and R2: a Ceremony given to the deck pays for a kept draw of 5 or more,
-        # unless the draw is that same Ceremony.
-        if (
-            given is not None
-            and value(given) == CEREMONY
-            and value(card) >= CEREMONY_MIN_GOT
-            and card != given
-        ):
+        # unless the draw is that same Ceremony. The Ceremony went to the deck face up, so
+        # everyone knows the drawer is prompted; what it drew is its own: a draw too low is
+        # prompted too, ``decline`` its only choice.
+        if given is not None and value(given) == CEREMONY:
             claims = (d,)
+            if value(card) >= CEREMONY_MIN_GOT and card != given:
+                claimable = (d,)
     rnd = replace(
         rnd,
         hands=_set(rnd.hands, d, card),
         drawer=None,
         drawn_clowns=clowns,
         claims=claims,
+        claimable=claimable,
     )
     return replace(
         state,
@@ -310,7 +316,9 @@ def _died(state: GameState, e: Died) -> GameState:
 
 def _claim_answered(state: GameState, e: Claimed | Declined) -> GameState:
     rnd = _rnd(state)
-    return _next(state, e, replace(rnd, claims=_without(rnd.claims, e.seat)))
+    claims = _without(rnd.claims, e.seat)
+    claimable = tuple(s for s in rnd.claimable if s != e.seat)
+    return _next(state, e, replace(rnd, claims=claims, claimable=claimable))
 
 
 def _round_scored(state: GameState, e: RoundScored) -> GameState:

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from domain.entropy import DeckHooks
 from domain.errors import COMMON_ERRORS
 from domain.games.cucco21 import (
     commands,
@@ -37,6 +38,7 @@ from domain.games.cucco21.config import (
 )
 from domain.games.cucco21.fairness import shuffled
 from domain.games.game import HOST, Game, SafeChoice, Score, Standing, ranks_by_standing
+from domain.games.mixing import with_entropy
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cucco 21's terms -----------------------------------
@@ -150,7 +152,7 @@ def command_meta(command: commands.Command) -> dict[str, Any]:
 
 def summary(s: state.GameState) -> Standing:
     return Standing(
-        status=s.status,
+        status=state.shown_status(s),
         standing=s.chips,
         winners=s.winners,
         rounds=s.rounds_played,
@@ -184,7 +186,21 @@ def safe_choice(s: state.GameState) -> SafeChoice | None:
     return SafeChoice(step.seat, _SAFE[step.kind])
 
 
-GAME = Game(
+def _dealt(event: Any) -> int | None:
+    return event.number if isinstance(event, events.DeckShuffled) else None
+
+
+def _opened(event: Any) -> tuple[int, tuple[str, ...], str] | None:
+    if isinstance(event, events.DeckOpened):
+        return event.number, event.order, event.salt
+    return None
+
+
+#: where the shared entropy protocol (domain.entropy) finds this game's decks
+DECKS: Final = DeckHooks(dealt=_dealt, opened=_opened, noun="deck")
+
+#: the game as its own rules define it, before the shared entropy protocol wraps it
+_RULES = Game(
     name="cucco21",
     title="Cucco 21",
     created_event="game_created",
@@ -220,3 +236,4 @@ GAME = Game(
     play_scenario=conformance.play,
     safe_choice=safe_choice,
 )
+GAME = with_entropy(_RULES, DECKS)

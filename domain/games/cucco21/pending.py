@@ -32,6 +32,7 @@ _REFUSER: Final = ("refuse", "accept")
 _SENDER: Final = ("send_on", "accept")
 _ACCEPTER: Final = ("accept",)
 _CEREMONY: Final = ("claim", "decline")
+_DECLINER: Final = ("decline",)
 _NEXT_ROUND: Final = PendingDecision(None, "next_round", ("next_round",))
 _CLAIM_SEAT: Final = PendingDecision(None, "claim_seat", ("claim",))
 
@@ -69,7 +70,10 @@ def _prompt(state: GameState, rnd: RoundState) -> PendingDecision | None:
     """The seat's decision awaited in the trading phase, if any."""
     for seat in rnd.claims:
         if is_holder(state, rnd, seat):
-            return PendingDecision(seat, "ceremony", _CEREMONY)
+            # prompted whether or not it may claim: the prompt must not tell the table who
+            # gave a Ceremony (docs/ARCHITECTURE.md, "Prompts reveal nothing hidden")
+            choices = _CEREMONY if seat in rnd.claimable else _DECLINER
+            return PendingDecision(seat, "ceremony", choices)
     if rnd.target is not None:
         card = rnd.hands[rnd.target]
         assert card is not None

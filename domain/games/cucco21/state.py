@@ -11,6 +11,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.entropy import Ledger
 from domain.games.cucco21.cards import kept_when_drawn
 from domain.games.cucco21.config import RoundCard
 from domain.games.cucco21.events import CardDealt, CardDrawn, Event, Reveal
@@ -35,6 +36,9 @@ class RoundState(msgspec.Struct, frozen=True, gc=False):
     asker: int | None = None  # a request waiting for its target's answer
     target: int | None = None
     claims: tuple[int, ...] = ()  # seats owed a Ceremony prompt, in order (asker first)
+    #: those of ``claims`` that may claim (gave a Ceremony, got 5 or more): the others are
+    #: prompted all the same, ``decline`` their only choice, so no prompt tells who gave one
+    claimable: tuple[int, ...] = ()
     drawer: int | None = None  # a deck trade between its discard and its kept card
     given: str | None = None  # the card the drawer discarded in step 1
     drawn_clowns: tuple[tuple[int, str], ...] = ()  # (seat, Clown) kept from a draw: rank 22
@@ -82,6 +86,8 @@ class GameState(msgspec.Struct, frozen=True, gc=False):
     log: tuple[Event, ...] = ()  # the events since the current (or last) round started
     winners: tuple[int, ...] = ()
     version: int = 0  # number of events folded
+    #: the decks' entropy (domain.entropy): kept by domain.games.mixing, not by this game
+    entropy: Ledger = msgspec.field(default_factory=Ledger)
 
     @property
     def deck(self) -> tuple[str, ...]:
@@ -111,6 +117,12 @@ class GameState(msgspec.Struct, frozen=True, gc=False):
 
 def initial_state() -> GameState:
     return GameState()
+
+
+def shown_status(state: GameState) -> GameStatus:
+    """The status hosts show: a created game waiting for its first shuffle (the host deals
+    none while a seat is open, docs/API.md "Fairness") is between rounds, as in Cuccù."""
+    return "between_rounds" if state.status == "new" and state.seats else state.status
 
 
 def is_over(state: GameState) -> bool:

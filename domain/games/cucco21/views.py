@@ -22,7 +22,7 @@ from domain.games.cucco21.events import (
     Traded,
 )  # fmt: skip
 from domain.games.cucco21.pending import PendingDecision, pending
-from domain.games.cucco21.state import GameState, GameStatus
+from domain.games.cucco21.state import GameState, GameStatus, shown_status
 
 
 def redact(event: Event, seat: int | None, *, reveal_all: bool = False) -> Event:
@@ -127,7 +127,7 @@ def view(state: GameState, seat: int | None, *, with_log: bool = True) -> GameVi
     )
     return GameView(
         viewer=seat,
-        status=state.status,
+        status=shown_status(state),
         starting_chips=state.starting_chips,
         powers=state.powers,
         max_sets=state.max_sets,

@@ -7,13 +7,14 @@ from typing import Annotated, Any, Final, cast
 
 import msgspec
 
+from domain.entropy import DeckHooks
 from domain.errors import COMMON_ERRORS
 from domain.games.cuccu import conformance
 from domain.games.cuccu.audit import AUDIT
 from domain.games.cuccu.bots import choose as bot_choose
 from domain.games.cuccu.commands import Choice, Choose, ClaimSeat, Command, CreateMatch, StartRound
 from domain.games.cuccu.decide import MAX_SEATS, MIN_SEATS, apply
-from domain.games.cuccu.events import Event, event_from_json
+from domain.games.cuccu.events import Event, RoundEnded, RoundStarted, event_from_json
 from domain.games.cuccu.evolve import evolve, fold
 from domain.games.cuccu.fairness import shuffled_round
 from domain.games.cuccu.legacy import legacy_body, legacy_event
@@ -30,6 +31,7 @@ from domain.games.game import (
     Standing,
     ranks_by_standing,
 )  # fmt: skip
+from domain.games.mixing import with_entropy
 from domain.seats import SeatSpec
 
 # --- hosting: what the service needs, in Cuccù's terms ----------------------------------------
@@ -145,7 +147,21 @@ def final_ranks(s: MatchState) -> tuple[int, ...]:
     return ranks_by_standing(summary(s))
 
 
-GAME = Game(
+def _dealt(event: Any) -> int | None:
+    return event.round if isinstance(event, RoundStarted) else None
+
+
+def _opened(event: Any) -> tuple[int, tuple[str, ...], str] | None:
+    if isinstance(event, RoundEnded):
+        return event.round, event.pack, event.salt
+    return None
+
+
+#: where the shared entropy protocol (domain.entropy) finds this game's decks
+DECKS: Final = DeckHooks(dealt=_dealt, opened=_opened, noun="round")
+
+#: the game as its own rules define it, before the shared entropy protocol wraps it
+_RULES = Game(
     name="cuccu",
     title="Cuccù",
     created_event="match_created",
@@ -182,3 +198,4 @@ GAME = Game(
     legacy=LegacyFormat(body=legacy_body, event=legacy_event),
     safe_choice=safe_choice,
 )
+GAME = with_entropy(_RULES, DECKS)

@@ -6,6 +6,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.entropy import Ledger
 from domain.games.cuccu.events import Event
 from domain.seats import SeatSpec
 
@@ -48,6 +49,8 @@ class MatchState(msgspec.Struct, frozen=True):
     round: RoundState | None = None  # the current round, or the last one played
     winner: int | None = None
     version: int = 0  # number of events folded
+    #: the decks' entropy (domain.entropy): kept by domain.games.mixing, not by this game
+    entropy: Ledger = msgspec.field(default_factory=Ledger)
 
 
 def initial_state() -> MatchState:

@@ -34,4 +34,4 @@ def basic_choice(view: GameView, rng: random.Random) -> str:
         return "trade" if trades(view.hand, view.powers, dealer) else "keep"
     if step.kind == "asked":
         return step.choices[0]  # refuse, send on, or accept when it is the only choice
-    return "claim"
+    return step.choices[0]  # claim when it may, else decline (its only choice)

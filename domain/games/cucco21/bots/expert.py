@@ -442,6 +442,7 @@ def rebuild(view: GameView, acc: Accounting, world: World) -> GameState:
         asker=asker,
         target=target,
         claims=acc.claims if step.kind == "ceremony" else (),
+        claimable=acc.claims if step.kind == "ceremony" else (),  # the owed seats may claim
         drawn_clowns=tuple(clowns),
         out=tuple(s.seat for s in view.seats if s.out),
     )
@@ -482,7 +483,7 @@ def _rollout_choice(state: GameState, seat: int, me: int, kind: str, choices: Se
         return "trade" if v < (KEEP_FROM if dealer else MY_TRADE_BELOW) else "keep"
     if kind == "asked":
         return choices[0]  # refuse, send on, or accept when it is the only choice
-    return "claim"
+    return choices[0]  # claim when it may, else decline (its only choice)
 
 
 def play_out(state: GameState, me: int, seed: int) -> GameState:

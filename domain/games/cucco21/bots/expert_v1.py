@@ -111,7 +111,7 @@ def expert_v1_choice(view: GameView, rng: random.Random) -> str:
     if step.kind == "asked":
         return step.choices[0]  # refuse, send on, or accept when it is the only choice
     if step.kind == "ceremony":
-        return "claim"
+        return step.choices[0]  # claim when it may, else decline (its only choice)
     assert view.hand is not None
     return "trade" if _trade_cost(view) < _keep_cost(view) else "keep"
 

@@ -1,0 +1,203 @@
+"""Decks mixed with the players' entropy (docs/API.md "Fairness"), over the real API.
+
+A person claims a seat and plays with ``entropy`` in every request; the export is then checked
+the way a third party would, with ``json`` and ``hashlib`` alone (nothing of this repository),
+and the order of the protocol's events is read off the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from litestar.testing import AsyncTestClient
+
+Client = AsyncTestClient[Any]
+
+#: a short match of each hosted game: one open seat for the person, two bots
+TABLES: dict[str, dict[str, Any]] = {
+    "cuccu": {"game": "cuccu", "starting_lives": 1},
+    "cucco21": {"game": "cucco21", "starting_chips": 3, "max_sets": 1},
+}
+SEATS = [
+    {"name": "open", "kind": "open"},
+    {"name": "Bo", "kind": "bot", "bot_level": "random"},
+    {"name": "Cy", "kind": "bot", "bot_level": "random"},
+]
+#: each game's deal event and the field naming its deck
+DEALS = {"cuccu": ("round_started", "round"), "cucco21": ("deck_shuffled", "number")}
+#: each game's opening event: the field naming its deck, and the one holding its order
+OPENINGS = {
+    "cuccu": ("round_ended", "round", "pack"),
+    "cucco21": ("deck_opened", "number", "order"),
+}
+
+
+def _hex(n: int = 32) -> str:
+    return os.urandom(n).hex()
+
+
+async def _play(client: Client, game: str) -> tuple[str, str, list[dict[str, Any]]]:
+    """A whole match with a person at seat 0 who sends entropy with every request: its id,
+    the person's token, and every event the person was served while it was not over."""
+    created = await client.post("/matches", json={**TABLES[game], "seats": SEATS})
+    assert created.status_code == 201, created.text
+    mid = created.json()["match_id"]
+    claimed = await client.post(
+        f"/matches/{mid}/seats/0/claim", json={"name": "Ann", "entropy": _hex()}
+    )
+    assert claimed.status_code == 201, claimed.text
+    token = claimed.json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    served: list[dict[str, Any]] = [e["event"] for e in claimed.json()["events"]]
+    choose = random.Random(7)
+    for _ in range(3000):
+        view = (await client.get(f"/matches/{mid}", headers=auth)).json()["view"]
+        if view["status"] == "over":
+            break
+        pending = view["pending"]
+        choice = "next_round" if pending["seat"] is None else choose.choice(pending["choices"])
+        sent = await client.post(
+            f"/matches/{mid}/commands", json={"type": choice, "entropy": _hex(16)}, headers=auth
+        )
+        assert sent.status_code == 200, sent.text
+        if sent.json()["view"]["status"] != "over":  # once over, everything is public
+            served += [e["event"] for e in sent.json()["events"]]
+    else:
+        raise AssertionError("the match did not end")
+    return mid, token, served
+
+
+async def _export(client: Client, mid: str) -> list[dict[str, Any]]:
+    text = (await client.get(f"/matches/{mid}/export")).text
+    return [json.loads(line)["record"] for line in text.splitlines() if '"record"' in line]
+
+
+# --- the third party: the algorithm of docs/API.md "Fairness", from its text alone ------------
+
+
+def _stream(seed: bytes, label: bytes) -> Iterator[int]:
+    counter = 0
+    while True:
+        yield from hashlib.sha256(seed + label + counter.to_bytes(8, "big")).digest()
+        counter += 1
+
+
+def _recompute(
+    secret: str, contributions: list[tuple[int, str]], cards: list[str], salt_len: int
+) -> tuple[list[str], str]:
+    h = hashlib.sha256(b"cuccu-deck-v1" + bytes.fromhex(secret))
+    for seat, entropy in contributions:
+        raw = bytes.fromhex(entropy)
+        h.update(seat.to_bytes(4, "big") + len(raw).to_bytes(4, "big") + raw)
+    seed = h.digest()
+    order = _stream(seed, b"order")
+    deck = sorted(cards)
+    for i in range(len(deck) - 1, 0, -1):
+        limit = 2**32 - 2**32 % (i + 1)
+        while True:
+            r = int.from_bytes(bytes(next(order) for _ in range(4)), "big")
+            if r < limit:
+                break
+        j = r % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    salt = _stream(seed, b"salt")
+    return deck, bytes(next(salt) for _ in range(salt_len)).hex()
+
+
+def third_party_check(game: str, records: list[dict[str, Any]]) -> list[list[int]]:
+    """Recompute every mixed deck of an export; each one's contributing seats."""
+    deal, deck_field = DEALS[game]
+    opening, key, field = OPENINGS[game]
+    committed: dict[int, str] = {}
+    contributions: dict[int, list[tuple[int, str]]] = {}
+    pending: int | None = None
+    dealt: dict[int, int] = {}  # the game's deck -> the mixed deck number
+    opened: dict[int, tuple[list[str], str]] = {}
+    checked: list[list[int]] = []
+    for record in records:
+        kind, data = record["type"], record["data"]
+        if kind == "entropy_committed":
+            pending = data["deck"]
+            committed[data["deck"]] = data["commitment"]
+            contributions[data["deck"]] = []
+        elif kind == "entropy_contributed":
+            assert data["deck"] == pending
+            contributions[data["deck"]].append((data["seat"], data["entropy"]))
+        elif kind == deal and pending is not None:
+            dealt[data[deck_field]] = pending
+            pending = None
+        elif kind == opening:
+            opened[data[key]] = (data[field], data["salt"])
+        elif kind == "entropy_revealed":
+            deck = data["deck"]
+            assert hashlib.sha256(bytes.fromhex(data["secret"])).hexdigest() == committed[deck]
+            (game_deck,) = [k for k, v in dealt.items() if v == deck]
+            order, salt = opened[game_deck]
+            mine = _recompute(data["secret"], contributions[deck], order, len(salt) // 2)
+            assert mine == (order, salt), f"deck {deck} is not the one its inputs give"
+            checked.append(sorted({seat for seat, _ in contributions[deck]}))
+    return checked
+
+
+async def test_a_third_party_recomputes_every_deck_with_hashlib(client: Client) -> None:
+    for game in TABLES:
+        mid, _, _ = await _play(client, game)
+        checked = third_party_check(game, await _export(client, mid))
+        assert checked, game
+        assert all(seats == [0] for seats in checked), (game, checked)
+
+
+async def test_the_service_commits_before_any_contribution_and_reveals_only_after(
+    client: Client,
+) -> None:
+    """The protocol's order, on the events: each mixed deck's commitment comes before every
+    contribution to it, the contributions before its deal, its secret after it was opened; and
+    no secret is served before the match is over."""
+    for game in TABLES:
+        mid, _, served = await _play(client, game)
+        records = await _export(client, mid)
+        at: dict[tuple[str, int], int] = {}
+        deals: dict[int, int] = {}  # mixed deck -> version of its deal
+        pending: int | None = None
+        for version, record in enumerate(records, start=1):
+            kind, data = record["type"], record["data"]
+            if kind == "entropy_committed":
+                assert pending is None
+                pending = data["deck"]
+                at["committed", data["deck"]] = version
+            elif kind == "entropy_contributed":
+                assert ("committed", data["deck"]) in at and data["deck"] == pending
+                assert data["deck"] not in deals  # before its deal
+            elif kind == DEALS[game][0] and pending is not None:
+                deals[pending] = version
+                pending = None
+            elif kind == "entropy_revealed":
+                assert data["deck"] in deals and version > deals[data["deck"]]
+                assert records[version - 2]["type"] == OPENINGS[game][0]  # right after the opening
+        contributed = [r for r in records if r["type"] == "entropy_contributed"]
+        assert contributed and all(r["data"]["seat"] == 0 for r in contributed)
+        # the seat was served every commitment, never a secret before the reveal
+        commitments = [e for e in served if e["type"] == "entropy_committed"]
+        assert commitments and all(e["secret"] is None for e in commitments)
+        revealed = {e["secret"] for e in served if e["type"] == "entropy_revealed"}
+        secrets = {r["data"]["secret"] for r in records if r["type"] == "entropy_committed"}
+        before_end = json.dumps([e for e in served if e["type"] != "entropy_revealed"])
+        assert not any(s in before_end for s in secrets - revealed)
+
+
+async def test_contributions_from_bots_or_spectators_are_not_taken(client: Client) -> None:
+    created = await client.post("/matches", json={"seats": SEATS[1:]})
+    assert created.status_code == 201, created.text
+    records = await _export(client, created.json()["match_id"])
+    assert not [r for r in records if r["type"].startswith("entropy_")]  # bots only: as before
+    bad = await client.post("/matches", json={"seats": SEATS})
+    mid = bad.json()["match_id"]
+    refused = await client.post(
+        f"/matches/{mid}/seats/0/claim", json={"name": "Ann", "entropy": "00"}
+    )
+    assert refused.status_code == 422  # too short: 16 bytes at least
