@@ -44,9 +44,10 @@ HEADER = b"x-request-id"
 _SANE_ID = re.compile(rb"[A-Za-z0-9][A-Za-z0-9._:\-]{0,35}")
 #: a match id as the service makes them (a UUID); another path value is not logged
 _MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
-_PREFIX = os.urandom(4).hex()
-#: the scope key under which :func:`watch_requests` keeps the answer's status and the time its
-#: last body message was sent (``time.perf_counter``, 0.0 before), for :class:`RouteMetrics`
+_PREFIX = os.urandom(4).hex() + "-"
+#: the scope key under which :func:`watch_requests` keeps the answer's status, the time its
+#: last body message was sent (``time.perf_counter``, 0.0 before) and the time the request
+#: came in, for :class:`RouteMetrics`
 ANSWER = "cuccu.answer"
 _counter = itertools.count(1)
 
@@ -60,20 +61,38 @@ def request_id(scope: Scope) -> str:
             if _SANE_ID.fullmatch(value):
                 return value.decode("ascii")
             break
-    return f"{_PREFIX}-{next(_counter):x}"
+    return _PREFIX + format(next(_counter), "x")
+
+
+#: match ids already found well-formed, and the values of their ``{match_id}`` slices (most
+#: requests name a match that earlier ones named; a lookup costs a fifth of the pattern)
+_WELL_FORMED: dict[str, bool] = {}
+_WELL_FORMED_MAX = 4096
+
+
+def _well_formed(candidate: str) -> bool:
+    known = _WELL_FORMED.get(candidate)
+    if known is None:
+        if len(_WELL_FORMED) >= _WELL_FORMED_MAX:
+            _WELL_FORMED.clear()
+        known = _WELL_FORMED[candidate] = _MATCH_ID.fullmatch(candidate) is not None
+    return known
 
 
 def _match_and_seat(path: str) -> tuple[str | None, int | None]:
     """The match id (a well-formed one only) and the claim's seat a path names."""
-    if not path.startswith("/matches/"):
+    # "/matches/" is 9 characters and a match id 36: "/matches/{id}" or "/matches/{id}/..."
+    if not path.startswith("/matches/") or (len(path) > 45 and path[45] != "/"):
         return None, None
-    parts = path.split("/", 6)  # "", "matches", id, "seats", seat, "claim"
-    if len(parts) < 3 or not _MATCH_ID.fullmatch(parts[2]):
+    match_id = path[9:45]
+    if not _well_formed(match_id):
         return None, None
     seat = None
-    if len(parts) > 4 and parts[3] == "seats" and parts[4].isdigit() and len(parts[4]) <= 3:
-        seat = int(parts[4])
-    return parts[2], seat
+    if path.startswith("/seats/", 45):  # "/matches/{id}/seats/{seat}/claim"
+        parts = path.split("/", 6)  # "", "matches", id, "seats", seat, "claim"
+        if len(parts) > 4 and parts[4].isdigit() and len(parts[4]) <= 3:
+            seat = int(parts[4])
+    return match_id, seat
 
 
 #: what every request line's record holds but its time and fields (``logging.LogRecord``'s
@@ -83,6 +102,8 @@ _RECORD: dict[str, Any] = {
     "levelno": logging.INFO, "pathname": "", "filename": "", "module": "", "exc_info": None,
     "exc_text": None, "stack_info": None, "lineno": 0, "funcName": None, "thread": None,
     "threadName": None, "processName": None, "process": None, "taskName": None,
+    # for api.logs.JsonFormatter: a request line, whose head is fixed (api.logs.REQUEST_HEAD)
+    "request_line": True,
 }  # fmt: skip
 
 
@@ -98,6 +119,7 @@ def request_record(fields: dict[str, Any]) -> logging.LogRecord:
     attrs["created"] = now
     attrs["msecs"] = int((now - int(now)) * 1000) + 0.0
     attrs["relativeCreated"] = (now - logging._startTime) * 1000  # type: ignore[attr-defined]
+    attrs["fields"] = fields
     if logging.logThreads:
         attrs["thread"] = threading.get_ident()
         attrs["threadName"] = threading.current_thread().name
@@ -106,7 +128,6 @@ def request_record(fields: dict[str, Any]) -> logging.LogRecord:
     if logging.logMultiprocessing:
         mp = sys.modules.get("multiprocessing")
         attrs["processName"] = mp.current_process().name if mp is not None else "MainProcess"
-    attrs["fields"] = fields
     return record
 
 
@@ -125,7 +146,7 @@ def watch_requests(app: ASGIApp) -> ASGIApp:
         ctx = RequestContext(rid, *_match_and_seat(scope.get("path", "")))
         token = CURRENT.set(ctx)
         start = time.perf_counter()
-        answer: list[Any] = [500, 0.0]
+        answer: list[Any] = [500, 0.0, start]
         scope[ANSWER] = answer  # type: ignore[literal-required]
         header = (b"x-request-id", rid.encode("ascii"))
 
@@ -232,10 +253,10 @@ class RouteMetrics(PrometheusMiddleware):
         method: str = scope.get("method", "GET")
         answer: list[Any] | None = scope.get(ANSWER)  # type: ignore[assignment]
         if answer is None:  # not behind watch_requests: record the answer here
-            answer = [500, 0.0]
+            answer = [500, 0.0, time.perf_counter()]
             send = _recording(send, answer)
         status: int | None = None
-        start = time.perf_counter()
+        start: float = answer[2]
         progress = None
         if path not in STREAM_ROUTES:
             progress = self._progress.get((method, path)) or self._in_progress(method, path)

@@ -14,6 +14,7 @@ claims as an account, so queued matches are rated like any other.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import secrets
@@ -28,8 +29,12 @@ from domain.games import GAMES
 
 log = logging.getLogger("cuccu.queue")
 
-#: how often the service looks for waiters whose bots are due (seconds)
+#: how often the service looks for waiters whose bots are due (seconds), while any waits
 SWEEP_EVERY = 0.5
+#: the longest pause of a sweeper that found nobody waiting: each idle sweep doubles its pause
+#: up to this, and a join in this process wakes it at once (a ticket joined through another
+#: process is that process's sweeper's to seat; this one sees it within this bound)
+SWEEP_IDLE_MAX = 8.0
 #: how often a long poll re-reads its ticket (another process may have seated it)
 POLL_EVERY = 0.2
 #: a seating older than this was cut off by a crash (it takes milliseconds)
@@ -63,6 +68,8 @@ class QueueService:
         self.players = players
         self.matches = matches
         self._lock = asyncio.Lock()
+        #: set by a join: the sweeper looks again at once, at its busy pace
+        self._joined = asyncio.Event()
 
     def check_table(self, game: str, seats: int) -> None:
         """UnknownGame or InvalidTable unless ``game`` seats ``seats`` (the game's own
@@ -87,6 +94,7 @@ class QueueService:
         """Wait for a table; seated at once when enough accounts wait already."""
         self.check_table(game, seats)
         ticket = await self.store.join(player.id, game, seats, bots_after, bot_level)
+        self._joined.set()
         await self.seat_waiting(game, seats)
         return await self.view(player, ticket.id)
 
@@ -127,8 +135,9 @@ class QueueService:
                 await self._seat(waiting[:seats], game, seats)
                 waiting = waiting[seats:]
 
-    async def sweep(self, now: dt.datetime | None = None) -> None:
-        """Seat, with bots in the empty seats, every waiter whose wait for people is over."""
+    async def sweep(self, now: dt.datetime | None = None) -> bool:
+        """Seat, with bots in the empty seats, every waiter whose wait for people is over;
+        whether anyone was waiting."""
         now = now or dt.datetime.now(dt.UTC)
         async with self._lock:
             waiting = await self.store.waiting()
@@ -146,6 +155,7 @@ class QueueService:
                     if w.player_id != ticket.player_id
                 ][: ticket.seats - 1]  # fmt: skip
                 await self._seat(table, ticket.game, ticket.seats, bot_level=ticket.bot_level)
+        return bool(waiting)
 
     async def _seat(
         self, tickets: list[Ticket], game: str, seats: int, bot_level: str = "basic"
@@ -193,16 +203,24 @@ class QueueService:
                 log.warning("queue ticket %s cannot be seated: %s", ticket.id, exc)
 
     async def run_sweeper(self) -> None:
-        """Sweep for ever (an API process's background task)."""
+        """Sweep for ever (an API process's background task): every :data:`SWEEP_EVERY`
+        while anyone waits; when nobody does, after pauses that double up to
+        :data:`SWEEP_IDLE_MAX` (an idle service reads the queue a few times a minute, not
+        twice a second), or at once after a join."""
+        pause = SWEEP_EVERY
         while True:
+            self._joined.clear()  # before the reads: a join during them wakes the next wait
+            busy = True
             try:
-                await self.sweep()
+                busy = await self.sweep()
                 await self.recover()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("queue sweep failed; trying again")
-            await asyncio.sleep(SWEEP_EVERY)
+            pause = SWEEP_EVERY if busy else min(2 * pause, SWEEP_IDLE_MAX)
+            with contextlib.suppress(TimeoutError):  # the pause over, nobody joined
+                await asyncio.wait_for(self._joined.wait(), pause)
 
 
 def _distinct(tickets: list[Ticket]) -> list[Ticket]:

@@ -114,7 +114,11 @@ async def play(commands: int) -> int:
     return requests
 
 
-def child(watch: str, commands: int) -> None:
+def child(watch: str, commands: int, served_gc: bool = False) -> None:
+    if served_gc:  # the collector's thresholds of a served process (the lifespan's tune_gc)
+        from api.runtime import tune_gc
+
+        tune_gc()
     if watch == "off":
         unwatch()
     configure_logs("info" if watch == "on" else "warning")  # "metrics": no request lines
@@ -135,7 +139,7 @@ def child(watch: str, commands: int) -> None:
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
-def instructions(watch: str, commands: int) -> tuple[int, int]:
+def instructions(watch: str, commands: int, served_gc: bool = False) -> tuple[int, int]:
     """Instructions of one child run under Valgrind, and the requests it sent."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
@@ -143,6 +147,7 @@ def instructions(watch: str, commands: int) -> tuple[int, int]:
                 "valgrind", "--tool=cachegrind", "--cache-sim=no",
                 f"--cachegrind-out-file={tmp}/out", sys.executable, __file__,
                 "--child", watch, "--commands", str(commands),
+                *(["--served-gc"] if served_gc else []),
             ],
             capture_output=True, text=True, check=False,
             env={**os.environ, "PYTHONHASHSEED": "0"},
@@ -158,13 +163,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--commands", type=int, default=300, help="N: runs of N and 2N")
     parser.add_argument("--repeat", type=int, default=1, help="pairs per configuration")
+    parser.add_argument(
+        "--served-gc", action="store_true",
+        help="the garbage collector's thresholds of a served process (api.runtime.tune_gc)",
+    )  # fmt: skip
     parser.add_argument("--child", choices=["on", "metrics", "off"], help=argparse.SUPPRESS)
     parser.add_argument(
         "--configs", default="off,metrics,on", help="configurations to measure, in this order"
     )
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.commands)
+        child(args.child, args.commands, args.served_gc)
         return 0
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind (apt-get install valgrind)")
@@ -173,8 +182,8 @@ def main() -> int:
     per: dict[str, list[float]] = {c: [] for c in configs}
     for _ in range(args.repeat):
         for watch in configs:  # interleaved
-            small, sent_small = instructions(watch, n)
-            large, sent_large = instructions(watch, 2 * n)
+            small, sent_small = instructions(watch, n, args.served_gc)
+            large, sent_large = instructions(watch, 2 * n, args.served_gc)
             per[watch].append((large - small) / n)
             print(
                 f"{watch:>7}: {small:,} instructions for {n} commands ({sent_small} requests), "

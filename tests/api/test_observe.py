@@ -163,3 +163,43 @@ async def test_route_metrics_measure_on_their_own_too() -> None:
     assert _value("cuccu_http_requests_total", **labels) == before + 1
     assert _value("cuccu_http_requests_error_total", **labels) == 1
     assert _value("cuccu_http_request_duration_seconds_count", **labels) == 1
+
+
+MATCH = "0f6c0e4e-6f2a-4d0e-9a57-2f1f3c1c9d11"
+
+
+@pytest.mark.parametrize(
+    ("path", "found"),
+    [
+        (f"/matches/{MATCH}", (MATCH, None)),
+        (f"/matches/{MATCH}/commands", (MATCH, None)),
+        (f"/matches/{MATCH}/seats/2/claim", (MATCH, 2)),
+        (f"/matches/{MATCH.upper()}/stream", (MATCH.upper(), None)),
+        (f"/matches/{MATCH}x/commands", (None, None)),  # not a match id: not logged
+        (f"/matches/{MATCH[:-1]}g", (None, None)),
+        ("/matches/cuccu_key_abc/commands", (None, None)),
+        (f"/matches/{MATCH}/seats/x/claim", (MATCH, None)),
+        ("/matches", (None, None)),
+        ("/health", (None, None)),
+    ],
+)
+def test_a_request_names_its_match_and_seat_only_when_well_formed(
+    path: str, found: tuple[str | None, int | None]
+) -> None:
+    from api.observe import _match_and_seat
+
+    assert _match_and_seat(path) == found
+    assert _match_and_seat(path) == found  # the second time from the ids already seen
+
+
+def test_a_request_line_is_its_fields_after_a_fixed_head() -> None:
+    from api.observe import request_record
+
+    fields = {"request_id": "r-1", "method": "GET", "route": "/health", "status": 200}
+    out = json.loads(formatter(json=True).format(request_record({**fields, "duration_ms": 0.5})))
+    assert list(out)[:4] == ["event", "level", "logger", "timestamp"]
+    assert out["event"] == "request" and out["level"] == "info"
+    assert out["logger"] == "cuccu.request" and out["timestamp"].endswith("Z")
+    assert {k: out[k] for k in fields} == fields and out["duration_ms"] == 0.5
+    text = formatter(json=False).format(request_record(fields))
+    assert "r-1" in text and "/health" in text

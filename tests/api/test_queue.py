@@ -165,3 +165,24 @@ async def test_a_seating_cut_off_by_a_crash_is_finished_later(
         assert (got["status"], got["match_id"], got["seat"]) == ("matched", created.match_id, seat)
         view = await client.get(f"/matches/{created.match_id}", headers=bearer(got["token"]))
         assert view.json()["seat"] == seat
+
+
+@pytest.fixture
+def idle_sweeps_are_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An idle sweeper that would next look only seconds later (set before the app starts)."""
+    import api.queue
+
+    monkeypatch.setattr(api.queue, "SWEEP_EVERY", 3.0)
+
+
+async def test_a_join_wakes_an_idle_sweeper(idle_sweeps_are_slow: None, client: Client) -> None:
+    # nobody waited at start-up: the sweeper's next look is 6 s away; the join wakes it
+    ed = await register(client, "q-ed")
+    ticket = await join(
+        client, ed["key"], {"game": "cuccu", "seats": 3, "bots_after": 0, "bot_level": "random"}
+    )
+    got = (
+        await client.get(f"/queue/{ticket['ticket_id']}", params={"wait": 2},
+                         headers=bearer(ed["key"]))
+    ).json()  # fmt: skip
+    assert got["status"] == "matched", got
