@@ -16,7 +16,6 @@ from typing import Any
 import msgspec
 
 from api.client import Client, CreatedMatch, bot, human
-from domain.entropy import CODEC as ENTROPY_CODEC
 from domain.games.chase.events import (
     Event,
     LifeLost,
@@ -26,12 +25,11 @@ from domain.games.chase.events import (
     SeatEliminated,
 )
 from domain.games.chase.views import MatchView
+from viewer.play_clock import clock_in, game_events
 from viewer.remote import call
 
 GAME = "chase"
 OPPONENTS = ("Ada", "Bruno", "Chiara")
-#: the shared entropy protocol's event types (docs/API.md "Fairness")
-ENTROPY_EVENTS = frozenset(ENTROPY_CODEC.classes)
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,7 @@ class ChaseMatch:
     seat: int
     view: MatchView
     seen: list[SeenChaseEvent] = field(default_factory=list)
+    clock: dict[str, Any] | None = None  # the API's ``clock`` (docs/API.md), null: none
 
 
 #: what a round's end does to the lives, after its scoring reveal
@@ -71,20 +70,21 @@ def round_ending(seen: Sequence[SeenChaseEvent]) -> list[SeenChaseEvent]:
 
 
 def request_body(name: str, level: str, lives: int, announce_low: bool, king_cut_loses: bool,
-                 opponents: Sequence[str] = OPPONENTS) -> dict[str, Any]:  # fmt: skip
+                 opponents: Sequence[str] = OPPONENTS,
+                 clock: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
     """The ``POST /matches`` body: this person at seat 0, bots of ``level`` at the others."""
     seats = [human(name or "You")] + [bot(n, level) for n in opponents]
     return {"game": GAME, "seats": seats, "starting_lives": lives, "announce_low": announce_low,
-            "king_cut_loses": king_cut_loses}  # fmt: skip
+            "king_cut_loses": king_cut_loses, "clock": clock}  # fmt: skip
 
 
 def _catch_up(client: Client, match: ChaseMatch) -> None:
     after = match.seen[-1].version if match.seen else 0
-    for out in client.iter_events(match.match_id, after=after):
-        if out["event"]["type"] in ENTROPY_EVENTS:
-            continue  # the decks' entropy is no move at the table (the Audit page shows it)
+    for out in game_events(client.iter_events(match.match_id, after=after)):
         match.seen.append(SeenChaseEvent(out["version"], msgspec.convert(out["event"], Event)))
-    match.view = msgspec.convert(client.get_match(match.match_id)["view"], MatchView)
+    answer = client.get_match(match.match_id)
+    match.view = msgspec.convert(answer["view"], MatchView)
+    match.clock = clock_in(answer)
 
 
 def follow(match: ChaseMatch) -> None:
@@ -102,7 +102,7 @@ def start(url: str, body: dict[str, Any]) -> ChaseMatch:
     created = call(url, None, create)
     token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)
     view = msgspec.convert(created["view"], MatchView)
-    match = ChaseMatch(url, created["match_id"], token, 0, view)
+    match = ChaseMatch(url, created["match_id"], token, 0, view, clock=clock_in(created))
     follow(match)
     return match
 
@@ -115,3 +115,20 @@ def act(match: ChaseMatch, choice: str) -> None:
         _catch_up(client, match)
 
     call(match.url, match.token, send)
+
+
+def rematch(match: ChaseMatch) -> ChaseMatch:
+    """The rematch of this finished match (``POST /matches/{id}/rematch`` with this seat's
+    token): this person's new seat in it, caught up."""
+    answer = call(match.url, match.token, lambda client: client.rematch(match.match_id))
+    view = msgspec.convert(answer["view"], MatchView)
+    new = ChaseMatch(
+        match.url,
+        answer["match_id"],
+        answer["token"],
+        answer["seat"],
+        view,
+        clock=clock_in(answer),
+    )
+    follow(new)
+    return new

@@ -17,6 +17,7 @@ from viewer.games.chase import caption, card_words, choice_words, view_drawing
 from viewer.games.chase_play import ChaseMatch
 from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
+from viewer.play_clock import clock_form, clock_option, rematch_button, show_clock
 from viewer.ui import T, api_url, lang, name_input, picked, select
 
 STATE_KEY = "game"  # the same key as the other games' match: one match at a time in a browser
@@ -39,11 +40,23 @@ def _start() -> None:
     body = chase_play.request_body(
         str(state["play_name"]).strip(), picked("play_level"), int(state["chase_lives"]),
         bool(state["chase_announce_low"]), bool(state["chase_king_cut_loses"]),
-        opponents(int(state.get("chase_seats", 4))),
+        opponents(int(state.get("chase_seats", 4))), clock_option(),
     )  # fmt: skip
     try:
         state[STATE_KEY] = chase_play.start(api_url(), body)
         state["play_scroll"] = True  # the table and the first choice come into view
+    except (remote.ApiError, remote.ApiUnavailable) as error:
+        _report(error)
+
+
+def _rematch() -> None:
+    """The button's callback: the rematch replaces the finished match on the page."""
+    match = current()
+    if match is None:
+        return
+    try:
+        st.session_state[STATE_KEY] = chase_play.rematch(match)
+        st.session_state["play_scroll"] = True
     except (remote.ApiError, remote.ApiUnavailable) as error:
         _report(error)
 
@@ -80,6 +93,7 @@ def new_match_form(levels: tuple[str, ...]) -> None:
         st.number_input(T("play.seats"), 2, 20, 4, key="chase_seats")
         st.toggle(T("chase.play.announce_low"), value=False, key="chase_announce_low")
         st.toggle(T("chase.play.king_cut_loses"), value=False, key="chase_king_cut_loses")
+        clock_form()
         st.form_submit_button(T("play.start"), type="primary", on_click=_start)
 
 
@@ -101,6 +115,7 @@ def _decision(match: ChaseMatch, names: list[str]) -> None:
         winner = names[view.winner] if view.winner is not None else "?"
         st.success(T("play.over", winner=winner), icon=":material/emoji_events:")
         _round_ending(match, names)
+        rematch_button(_rematch)
         if st.button(T("matches.open"), key="play_replay"):
             if open_from_api(match.match_id):
                 st.switch_page("app_pages/replay.py", query_params={"match": match.match_id})
@@ -160,6 +175,7 @@ def show(match: ChaseMatch) -> None:
         )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
+        show_clock(match.clock, names)
     with side:
         st.markdown(T("play.you_are", name=names[match.seat], seat=match.seat))
         card = card_words(view.hand, here) if view.hand else "—"

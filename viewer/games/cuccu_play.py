@@ -7,19 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
 from api.client import Client, bot, human
-from domain.entropy import CODEC as ENTROPY_CODEC
 from domain.games.cuccu.events import Event
 from domain.games.cuccu.views import MatchView
+from viewer.play_clock import clock_in, game_events
 from viewer.remote import call
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")
-
-#: the shared entropy protocol's event types (docs/API.md "Fairness")
-ENTROPY_EVENTS = frozenset(ENTROPY_CODEC.classes)
 
 
 @dataclass(frozen=True)
@@ -36,16 +34,17 @@ class Game:
     seat: int
     view: MatchView
     seen: list[SeenEvent] = field(default_factory=list)
+    clock: dict[str, Any] | None = None  # the API's ``clock`` (docs/API.md), null: none
 
 
 def _catch_up(client: Client, game: Game) -> None:
     """Events after the last one seen (as this seat may see them), then the seat's view."""
     after = game.seen[-1].version if game.seen else 0
-    for out in client.iter_events(game.match_id, after=after):
-        if out["event"]["type"] in ENTROPY_EVENTS:
-            continue  # the decks' entropy is no move at the table (the Audit page shows it)
+    for out in game_events(client.iter_events(game.match_id, after=after)):
         game.seen.append(SeenEvent(out["version"], msgspec.convert(out["event"], Event)))
-    game.view = msgspec.convert(client.get_match(game.match_id)["view"], MatchView)
+    answer = client.get_match(game.match_id)
+    game.view = msgspec.convert(answer["view"], MatchView)
+    game.clock = clock_in(answer)
 
 
 def follow(game: Game) -> None:
@@ -53,15 +52,17 @@ def follow(game: Game) -> None:
 
 
 def start(url: str, name: str, level: str, lives: int,
-          opponents: Sequence[str] = OPPONENTS) -> Game:  # fmt: skip
-    """A new match: this person at seat 0, bots of ``level`` at the other seats."""
+          opponents: Sequence[str] = OPPONENTS,
+          clock: dict[str, Any] | None = None) -> Game:  # fmt: skip
+    """A new match: this person at seat 0, bots of ``level`` at the other seats (``clock``:
+    the API's clock settings, None for none)."""
     seats = [human(name or "You")] + [bot(n, level) for n in opponents]
 
     def create(client: Client) -> Game:
-        created = client.create_match(seats, starting_lives=lives)
+        created = client.create_match(seats, starting_lives=lives, clock=clock)
         token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)
         view = msgspec.convert(created["view"], MatchView)
-        return Game(url, created["match_id"], token, 0, view)
+        return Game(url, created["match_id"], token, 0, view, clock=clock_in(created))
 
     game = call(url, None, create)
     follow(game)
@@ -76,3 +77,20 @@ def act(game: Game, choice: str) -> None:
         _catch_up(client, game)
 
     call(game.url, game.token, send)
+
+
+def rematch(game: Game) -> Game:
+    """The rematch of this finished match (``POST /matches/{id}/rematch`` with this seat's
+    token): this person's new seat in it, caught up."""
+    answer = call(game.url, game.token, lambda client: client.rematch(game.match_id))
+    view = msgspec.convert(answer["view"], MatchView)
+    new = Game(
+        game.url,
+        answer["match_id"],
+        answer["token"],
+        answer["seat"],
+        view,
+        clock=clock_in(answer),
+    )
+    follow(new)
+    return new

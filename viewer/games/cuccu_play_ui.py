@@ -18,9 +18,10 @@ from viewer.coach import Advice, advise
 from viewer.event_log import event_log
 from viewer.games import cuccu_board as board
 from viewer.games.cuccu_captions import caption, card_chip, card_name
-from viewer.games.cuccu_play import Game, act, follow, start
+from viewer.games.cuccu_play import Game, act, follow, rematch, start
 from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
+from viewer.play_clock import clock_form, clock_option, rematch_button, show_clock
 from viewer.ui import N, T, api_url, lang, name_input, picked, select
 
 
@@ -44,6 +45,18 @@ def _follow(game: Game) -> None:
         _report(error)
 
 
+def _rematch() -> None:
+    """The button's callback: the rematch replaces the finished match on the page."""
+    game = current()
+    if game is None:
+        return
+    try:
+        st.session_state["game"] = rematch(game)
+        st.session_state["play_scroll"] = True
+    except (remote.ApiError, remote.ApiUnavailable) as error:
+        _report(error)
+
+
 def _act(choice: str) -> None:
     game = current()
     if game is None:
@@ -60,7 +73,8 @@ def _start_from_form() -> None:
     try:
         state["game"] = start(api_url(), str(state["play_name"]).strip(),
                               picked("play_level"), int(state["play_lives"]),
-                              opponents(int(state.get("play_seats", 4))))  # fmt: skip
+                              opponents(int(state.get("play_seats", 4))),
+                              clock_option())  # fmt: skip
         state["play_scroll"] = True  # the table and the first choice come into view
     except (remote.ApiError, remote.ApiUnavailable) as error:
         _report(error)
@@ -80,6 +94,7 @@ def new_match_form(levels: tuple[str, ...]) -> None:
         select(st, T("play.level"), levels, key="play_level", format_func=lambda x: T(f"level.{x}"))
         st.number_input(T("play.lives"), 1, 9, 3, key="play_lives")
         st.number_input(T("play.seats"), 2, 20, 4, key="play_seats")
+        clock_form()
         st.form_submit_button(T("play.start"), type="primary", on_click=_start_from_form)
 
 
@@ -148,6 +163,7 @@ def _decision(game: Game, names: list[str]) -> None:
     if view.status == "over":
         winner = names[view.winner] if view.winner is not None else "?"
         st.success(T("play.over", winner=winner), icon=":material/emoji_events:")
+        rematch_button(_rematch)
         if st.button(T("matches.open"), key="play_replay"):
             if open_from_api(game.match_id):
                 st.switch_page("app_pages/replay.py", query_params={"match": game.match_id})
@@ -200,6 +216,7 @@ def show(game: Game) -> None:
         )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
+        show_clock(game.clock, names)
     with side:
         st.markdown(T("play.you_are", name=names[game.seat], seat=game.seat))
         card = card_chip(view.hand, here) if view.hand else "—"

@@ -15,7 +15,6 @@ from typing import Any
 import msgspec
 
 from api.client import Client, CreatedMatch, bot, human
-from domain.entropy import CODEC as ENTROPY_CODEC
 from domain.games.cucco21.events import (
     BoxTaken,
     ChipsPaid,
@@ -28,12 +27,10 @@ from domain.games.cucco21.events import (
     SetStarted,
 )
 from domain.games.cucco21.views import GameView
+from viewer.play_clock import clock_in, game_events
 from viewer.remote import call
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")
-
-#: the shared entropy protocol's event types (docs/API.md "Fairness")
-ENTROPY_EVENTS = frozenset(ENTROPY_CODEC.classes)
 
 
 @dataclass(frozen=True)
@@ -50,6 +47,7 @@ class Game21:
     seat: int
     view: GameView
     seen: list[SeenEvent21] = field(default_factory=list)
+    clock: dict[str, Any] | None = None  # the API's ``clock`` (docs/API.md), null: none
 
 
 #: what a round's end does to the chips and the set, after its scoring reveal
@@ -73,23 +71,26 @@ def round_ending(seen: Sequence[SeenEvent21]) -> list[SeenEvent21]:
 
 
 def request_body(name: str, level: str, chips: int, powers: bool, max_sets: int | None,
-                 opponents: Sequence[str] = OPPONENTS) -> dict[str, Any]:  # fmt: skip
+                 opponents: Sequence[str] = OPPONENTS,
+                 clock: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
     """The ``POST /matches`` body: this person at seat 0, bots of ``level`` at the others."""
     seats = [human(name or "You")] + [bot(n, level) for n in opponents]
     body: dict[str, Any] = {"game": "cucco21", "seats": seats, "starting_chips": chips,
                             "powers": powers}  # fmt: skip
     if max_sets is not None:
         body["max_sets"] = max_sets
+    if clock is not None:
+        body["clock"] = clock
     return body
 
 
 def _catch_up(client: Client, game: Game21) -> None:
     after = game.seen[-1].version if game.seen else 0
-    for out in client.iter_events(game.match_id, after=after):
-        if out["event"]["type"] in ENTROPY_EVENTS:
-            continue  # the decks' entropy is no move at the table (the Audit page shows it)
+    for out in game_events(client.iter_events(game.match_id, after=after)):
         game.seen.append(SeenEvent21(out["version"], msgspec.convert(out["event"], Event)))
-    game.view = msgspec.convert(client.get_match(game.match_id)["view"], GameView)
+    answer = client.get_match(game.match_id)
+    game.view = msgspec.convert(answer["view"], GameView)
+    game.clock = clock_in(answer)
 
 
 def follow(game: Game21) -> None:
@@ -107,12 +108,13 @@ def start(url: str, body: dict[str, Any]) -> Game21:
             starting_chips=body.get("starting_chips"),
             powers=body.get("powers"),
             max_sets=body.get("max_sets"),
+            clock=body.get("clock"),
         )
 
     created = call(url, None, create)
     token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)
     view = msgspec.convert(created["view"], GameView)
-    game = Game21(url, created["match_id"], token, 0, view)
+    game = Game21(url, created["match_id"], token, 0, view, clock=clock_in(created))
     follow(game)
     return game
 
@@ -125,3 +127,20 @@ def act(game: Game21, choice: str) -> None:
         _catch_up(client, game)
 
     call(game.url, game.token, send)
+
+
+def rematch(game: Game21) -> Game21:
+    """The rematch of this finished match (``POST /matches/{id}/rematch`` with this seat's
+    token): this person's new seat in it, caught up."""
+    answer = call(game.url, game.token, lambda client: client.rematch(game.match_id))
+    view = msgspec.convert(answer["view"], GameView)
+    new = Game21(
+        game.url,
+        answer["match_id"],
+        answer["token"],
+        answer["seat"],
+        view,
+        clock=clock_in(answer),
+    )
+    follow(new)
+    return new

@@ -14,6 +14,7 @@ from viewer.games.cucco21 import caption, card_words, choice_words, view_drawing
 from viewer.games.play21 import Game21
 from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
+from viewer.play_clock import clock_form, clock_option, rematch_button, show_clock
 from viewer.ui import T, api_url, lang, name_input, picked, select
 
 STATE_KEY = "game"  # the same key as Cuccù's game: one game at a time in a browser session
@@ -37,11 +38,23 @@ def _start() -> None:
     body = play21.request_body(
         str(state["play_name"]).strip(), picked("play_level"), int(state["play21_chips"]),
         bool(state["play21_powers"]), max_sets or None,
-        opponents(int(state.get("play21_seats", 4))),
+        opponents(int(state.get("play21_seats", 4))), clock_option(),
     )  # fmt: skip
     try:
         state[STATE_KEY] = play21.start(api_url(), body)
         state["play_scroll"] = True  # the table and the first choice come into view
+    except (remote.ApiError, remote.ApiUnavailable) as error:
+        _report(error)
+
+
+def _rematch() -> None:
+    """The button's callback: the rematch replaces the finished match on the page."""
+    game = current()
+    if game is None:
+        return
+    try:
+        st.session_state[STATE_KEY] = play21.rematch(game)
+        st.session_state["play_scroll"] = True
     except (remote.ApiError, remote.ApiUnavailable) as error:
         _report(error)
 
@@ -78,6 +91,7 @@ def new_game_form(levels: tuple[str, ...]) -> None:
         st.number_input(T("c21.play.max_sets"), 0, 50, 2, key="play21_max_sets")
         st.number_input(T("play.seats"), 2, 12, 4, key="play21_seats")
         st.toggle(T("c21.play.powers"), value=True, key="play21_powers")
+        clock_form()
         st.form_submit_button(T("play.start"), type="primary", on_click=_start)
 
 
@@ -88,6 +102,7 @@ def _decision(game: Game21, names: list[str]) -> None:
         winners = ", ".join(names[s] for s in view.winners)
         st.success(T("c21.play.over", winners=winners), icon=":material/emoji_events:")
         _round_ending(game, names)
+        rematch_button(_rematch)
         if st.button(T("matches.open"), key="play_replay"):
             if open_from_api(game.match_id):
                 st.switch_page("app_pages/replay.py", query_params={"match": game.match_id})
@@ -149,6 +164,7 @@ def show(game: Game21) -> None:
         )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
+        show_clock(game.clock, names)
     with side:
         st.markdown(T("play.you_are", name=names[game.seat], seat=game.seat))
         card = card_words(view.hand, here) if view.hand else "—"
