@@ -212,7 +212,7 @@ def test_audit_of_a_tampered_export_names_the_check_and_the_event(
     text, version = tampered_text
     at = upload(open_page("audit"), text, "tampered.ndjson")
     errors = [e.value for e in at.error]
-    assert "3 of 7 checks fail" in errors[0]
+    assert "3 of 8 checks fail" in errors[0]
     pattern = re.compile(r"\*\*(.+?)\*\* — fails at event (\d+)")
     failing = {m.group(1): int(m.group(2)) for e in errors if (m := pattern.search(e))}
     assert failing == {
