@@ -180,7 +180,8 @@ def _decision(game: Game, names: list[str]) -> None:
 def _round_ending(game: Game, names: list[str]) -> None:
     """Between rounds: the reveal, who lost a life and why, who is out."""
     pending = game.view.pending
-    if pending is None or pending.kind != "next_round":
+    between = pending is not None and pending.kind == "next_round"
+    if not between and game.view.status != "over":
         return
     ending = round_ending(game.seen)
     if not ending:
