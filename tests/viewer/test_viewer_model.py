@@ -13,10 +13,13 @@ from domain.games.cuccu.events import (
     LivesReset,
     RoundEnded,
     RoundScored,
+    RoundStarted,
+    SeatEliminated,
 )
 from domain.games.cuccu.views import view
 from viewer.games.cuccu import bot_match
 from viewer.games.cuccu_captions import caption, card_name
+from viewer.games.cuccu_play import SeenEvent, round_ending
 from viewer.games.cuccu_replay import Replay
 from viewer.games.cuccu_stats import lives_curve, tallies
 from viewer.i18n import LANGS, tr
@@ -109,3 +112,32 @@ def test_the_rules_text_names_every_card_in_its_language(lang: str) -> None:
                  "fool"):  # fmt: skip
         assert tr(lang, f"rank.{rank}").lower() in text.lower(), rank
     assert "14½" in text and "XIIII" in text and "cuccu verify" in text
+
+
+def test_between_rounds_cuccu_play_tells_who_lost_a_life_and_who_is_out() -> None:
+    """Play's "How round N ended": the reveal, each life lost with its reason, each seat out,
+    taken from a real match's log and never the next round's events."""
+    events = bot_match(5)
+    names = ["You", "Ada", "Bruno", "Chiara"]
+    seen = [SeenEvent(version, event) for version, event in enumerate(events, 1)]
+    ends = [i for i, e in enumerate(events) if isinstance(e, RoundEnded)]
+    assert len(ends) >= 2 and round_ending(seen[:3]) == []
+    eliminated = 0
+    for end in ends:
+        ending = round_ending(seen[: end + 1])
+        scored = ending[0].event
+        assert isinstance(scored, RoundScored)
+        start = max(i for i, e in enumerate(events[: end + 1]) if isinstance(e, RoundScored))
+        lost = [e for e in events[start:end] if isinstance(e, LifeLost)]
+        out = [e for e in events[start:end] if isinstance(e, SeatEliminated)]
+        assert [e.event for e in ending if isinstance(e.event, LifeLost)] == lost
+        assert [e.event for e in ending if isinstance(e.event, SeatEliminated)] == out
+        assert not any(isinstance(e.event, RoundStarted) for e in ending)
+        eliminated += len(out)
+        lines = [caption(e.event, names, "en") for e in ending]
+        for loss in lost:
+            assert any(names[loss.seat] in line for line in lines)
+    assert eliminated >= 1  # a whole match puts seats out, and the summary says so
+    for lang in LANGS:
+        heading = tr(lang, "play.round_ending", round=1)
+        assert "1" in heading and heading != "play.round_ending"

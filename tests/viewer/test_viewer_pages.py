@@ -431,6 +431,7 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
     assert [s.name for s in game.view.seats] == ["Tester", "Ada", "Bruno", "Chiara"]
     preferred = ("do_next_round", "do_inn_accept", "do_inn_ask_pay", "do_exchange", "do_keep")
     payloads: list[tuple[int, dict[str, Any]]] = []
+    endings = 0
     for _ in range(400):
         game = at.session_state["game"]
         if game.view.status == "over":
@@ -442,10 +443,15 @@ def test_play_a_whole_match_against_three_bots(api: Api) -> None:
                 assert card is None
         payloads.append((game.view.version, table_data(at)))
         keys = {b.key for b in at.button}
+        if "do_next_round" in keys:  # between rounds: how the round ended, not just the log
+            heading = f"How round {game.view.round} ended"
+            summary = [m.value for m in at.markdown if heading in m.value]
+            assert summary and "- " in summary[0], texts(at)
+            endings += 1
         key = next(k for k in preferred if k in keys)
         at.button(key=key).click().run()
         assert not at.exception, at.exception
-    assert game.view.status == "over"
+    assert game.view.status == "over" and endings >= 1
     _no_hidden_card_sent(api, game.match_id, payloads)
     assert "The match is over" in at.success[0].value
     at.button(key="play_replay").click().run()

@@ -12,7 +12,14 @@ from typing import Any
 import msgspec
 
 from api.client import Client, bot, human
-from domain.games.cuccu.events import Event
+from domain.games.cuccu.events import (
+    Event,
+    LifeLost,
+    LivesReset,
+    RoundScored,
+    RoundStarted,
+    SeatEliminated,
+)
 from domain.games.cuccu.views import MatchView
 from viewer.play_clock import clock_in, game_events
 from viewer.remote import call
@@ -35,6 +42,26 @@ class Game:
     view: MatchView
     seen: list[SeenEvent] = field(default_factory=list)
     clock: dict[str, Any] | None = None  # the API's ``clock`` (docs/API.md), null: none
+
+
+#: what a round's end does to the lives, after its scoring reveal
+ROUND_END = (RoundScored, LifeLost, SeatEliminated, LivesReset)
+
+
+def round_ending(seen: Sequence[SeenEvent]) -> list[SeenEvent]:
+    """The last scored round's reveal and what followed from it (lives lost and why, seats out,
+    lives given back), so a person between rounds sees how the round ended without reading the
+    whole log."""
+    start = max((i for i, e in enumerate(seen) if isinstance(e.event, RoundScored)), default=None)
+    if start is None:
+        return []
+    ending: list[SeenEvent] = []
+    for seen_event in seen[start:]:
+        if isinstance(seen_event.event, RoundStarted):
+            break
+        if isinstance(seen_event.event, ROUND_END):
+            ending.append(seen_event)
+    return ending
 
 
 def _catch_up(client: Client, game: Game) -> None:

@@ -18,7 +18,7 @@ from viewer.coach import Advice, advise
 from viewer.event_log import event_log
 from viewer.games import cuccu_board as board
 from viewer.games.cuccu_captions import caption, card_chip, card_name
-from viewer.games.cuccu_play import Game, act, follow, rematch, start
+from viewer.games.cuccu_play import Game, act, follow, rematch, round_ending, start
 from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
 from viewer.play_clock import clock_form, clock_option, rematch_button, show_clock
@@ -193,6 +193,20 @@ def _decision(game: Game, names: list[str]) -> None:
         st.caption(T("coach.about") + " " + N("coach.samples", advice.samples))
 
 
+def _round_ending(game: Game, names: list[str]) -> None:
+    """Between rounds: the reveal, who lost a life and why, who is out."""
+    pending = game.view.pending
+    between = pending is not None and pending.kind == "next_round"
+    if not between and game.view.status != "over":
+        return
+    ending = round_ending(game.seen)
+    if not ending:
+        return
+    here = lang()
+    lines = "\n".join(f"- {caption(e.event, names, here)}" for e in ending)
+    st.markdown(f"**{T('play.round_ending', round=game.view.round)}**\n\n{lines}")
+
+
 def _log(game: Game, names: list[str]) -> None:
     st.markdown(f"**{T('play.seen')}**")
     here = lang()
@@ -221,6 +235,7 @@ def show(game: Game) -> None:
         st.markdown(T("play.you_are", name=names[game.seat], seat=game.seat))
         card = card_chip(view.hand, here) if view.hand else "—"
         st.markdown("### " + T("play.your_card_is", card=card))
+        _round_ending(game, names)
         _decision(game, names)
     _how_to_play(expanded=False)
     _log(game, names)

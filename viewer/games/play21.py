@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from api.client import Client, CreatedMatch, bot, human
 from domain.games.cucco21.events import (
@@ -68,6 +69,20 @@ def round_ending(seen: Sequence[SeenEvent21]) -> list[SeenEvent21]:
         if isinstance(seen_event.event, ROUND_END):
             ending.append(seen_event)
     return ending
+
+
+def as_round_ended(view: GameView, seen: Sequence[SeenEvent21]) -> GameView:
+    """Between rounds, the round that just ended as it ended: its set, round card, dealer and
+    turn order (the view already holds the next round's), and this seat's own card from the
+    reveal (the view's hand is already empty). Any other time, the view as it is."""
+    if view.pending is None or view.pending.kind != "next_round":
+        return view
+    started = next((e.event for e in reversed(seen) if isinstance(e.event, RoundStarted)), None)
+    if started is None or started.round != view.round:
+        return view
+    own = next((r.card for r in view.revealed if r.seat == view.viewer), view.hand)
+    return replace(view, set_number=started.set_number, round_card=started.round_card,
+                   dealer=started.dealer, turn_order=started.turn_order, hand=own)  # fmt: skip
 
 
 def request_body(name: str, level: str, chips: int, powers: bool, max_sets: int | None,

@@ -149,7 +149,8 @@ def _where_you_stand(game: Game21, names: list[str]) -> None:
 
 
 def show(game: Game21) -> None:
-    view = game.view
+    # between rounds, the round that ended as it ended, until the next one starts
+    view = play21.as_round_ended(game.view, game.seen)
     here = lang()
     names = seat_names([s.name for s in view.seats])
     st.caption(T("c21.play.match", match_id=game.match_id[:8], set=view.set_number,
