@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from api.players import PlayerService
+from api.players import AlreadySeated, PlayerService
 from api.queue import QueueService
 from api.service import MatchService, NewSeat
 from api.store import EventStore, create_engine
@@ -188,7 +188,6 @@ async def test_a_join_wakes_an_idle_sweeper(idle_sweeps_are_slow: None, client: 
     assert got["status"] == "matched", got
 
 
-
 async def test_a_lost_join_answer_is_answered_again_by_a_retry(client: Client) -> None:
     """A join matched at once whose answer never arrived: the retry gets that seated ticket
     (with a new seat token), not a new one, and the match is played to its end; once it is
@@ -215,3 +214,29 @@ async def test_a_lost_join_answer_is_answered_again_by_a_retry(client: Client) -
     assert {e["player"]["name"] for e in board} == {"q-hal", "q-ivy"}
     after = await join(client, ivy["key"], table)  # the match is over: the next game
     assert after["ticket_id"] != lost["ticket_id"] and after["status"] == "waiting"
+
+
+async def test_one_account_cannot_take_two_seats_of_a_match_at_once(
+    client: Client, queue: QueueService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two claims by one account of two seats of one match at the same moment: the one whose
+    check ran before the other's commit is refused (it would leave the match unrated)."""
+    jo = await queue.players.authenticate((await register(client, "q-jo"))["key"])
+    seats = [NewSeat("open", "open"), NewSeat("open", "open"), NewSeat("b", "bot", "random")]
+    mid = (await queue.matches.create(seats, game="cuccu")).match_id
+    read = queue.players.store.seats_of
+    checks = 0
+
+    async def twin_claims_meanwhile(match_id: str) -> dict[int, str]:
+        nonlocal checks
+        checks += 1
+        seen = await read(match_id)
+        if checks == 1:  # the other claim commits between this check and this claim's commit
+            await queue.matches.claim(mid, 1, "Jo", None, jo.id)
+        return seen
+
+    monkeypatch.setattr(queue.players.store, "seats_of", twin_claims_meanwhile)
+    with pytest.raises(AlreadySeated):
+        await queue.players.claim(jo, mid, 0, "Jo")
+    monkeypatch.undo()
+    assert await queue.players.store.seats_of(mid) == {1: jo.id}
