@@ -1032,7 +1032,8 @@ def join_queue(
 ) -> _Op[QueueTicket]:
     """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
     body = {"game": game, "seats": seats, **_given(bots_after=bots_after, bot_level=bot_level)}
-    # joining again answers the same ticket: a repeat does no harm
+    # joining again answers the same ticket (matched: until its match is over, with a new
+    # seat token): a repeat does no harm
     return cast(
         QueueTicket,
         (yield from _json(client, _Call("POST", "/queue", json=body, headers=_bearer(key)))),

@@ -144,11 +144,22 @@ class PlayerService:
         An account takes one seat per match (it would otherwise be rated against itself);
         a retry of its own claim (same Idempotency-Key) is the match service's to answer.
         """
-        held = {s for s, p in (await self.store.seats_of(match_id)).items() if p == player.id}
-        if held - {seat}:
-            raise AlreadySeated(match_id, min(held))
+
+        async def one_seat_each() -> None:
+            # run inside the claim's attempt: a claim of another seat by this account committed
+            # at the same moment moves the match's version, so this runs again and sees it
+            held = {s for s, p in (await self.store.seats_of(match_id)).items() if p == player.id}
+            if held - {seat}:
+                raise AlreadySeated(match_id, min(held))
+
         return await self.matches.claim(
-            match_id, seat, name, idempotency_key, player.id, entropy=entropy
+            match_id,
+            seat,
+            name,
+            idempotency_key,
+            player.id,
+            entropy=entropy,
+            guard=one_seat_each,
         )
 
     async def match_finished(self, match_id: str) -> None:

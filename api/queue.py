@@ -91,8 +91,17 @@ class QueueService:
         bots_after: int | None = None,
         bot_level: str = "basic",
     ) -> TicketView:
-        """Wait for a table; seated at once when enough accounts wait already."""
+        """Wait for a table; seated at once when enough accounts wait already. An account
+        whose ticket for this table is matched to a match not over yet gets that ticket (with
+        a fresh seat token): a join matched at once whose answer was lost, sent again, must
+        lead back to its seat, or that match would wait for ever for a player who never comes."""
         self.check_table(game, seats)
+        seated = await self.store.last_matched(player.id, game, seats)
+        if seated is not None:
+            assert seated.match_id is not None
+            hosted, state = await self.matches.game_state(seated.match_id)
+            if not hosted.is_over(state):
+                return TicketView(seated, await self._token(player, seated))
         ticket = await self.store.join(player.id, game, seats, bots_after, bot_level)
         self._joined.set()
         await self.seat_waiting(game, seats)

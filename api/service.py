@@ -816,6 +816,7 @@ class MatchService:
         idempotency_key: str | None = None,
         account: str | None = None,
         entropy: str | None = None,
+        guard: Callable[[], Awaitable[None]] | None = None,
     ) -> Played:
         """Claim an open seat under ``name`` and issue its token, in one transaction.
 
@@ -831,6 +832,10 @@ class MatchService:
         ``account``: the player account claiming (api/players.py), written into the claim's
         stored metadata (``"account"``), so that the log alone says which account held the seat.
         ``entropy``: the claimer's randomness for the first deck, taken after the claim.
+
+        ``guard``: a check that raises to refuse the claim, run after the match is loaded at
+        the version the claim's commit expects, so that a claim committed meanwhile (which
+        moves that version) makes the attempt run again, guard included.
         """
         name = name.strip()
         fingerprint = claim_fingerprint(name if account is None else f"{name}\n@{account}")
@@ -856,6 +861,8 @@ class MatchService:
             state, game = current.state, current.game
             if not 0 <= seat < len(state.seats):
                 raise SeatNotFound(match_id, seat)
+            if guard is not None:
+                await guard()
             command = stamp(state, game.claim_command(seat, name), now_ms(), seat)
             try:
                 new_state, events = game.apply(state, command)

@@ -121,7 +121,9 @@ class QueueController(Controller):
             "seat for each (so it is rated); with `bots_after`, bots take the seats nobody "
             "took after that many seconds. The answer is the ticket: `matched` at once, with "
             "match, seat and seat token, or `waiting` (then `GET /queue/{ticket_id}?wait=30`). "
-            "Joining again for the same table answers the same ticket. An unknown game is 422 "
+            "Joining again for the same table answers the same ticket while it waits or its "
+            "match is not over (matched: with a new seat token), so a lost answer can be "
+            "asked again. An unknown game is 422 "
             "`unknown-game`, a size the game does not seat 422 `invalid-config`."
         ),
         status_code=201,

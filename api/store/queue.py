@@ -86,6 +86,25 @@ class QueueStore:
             )
         return ticket
 
+    async def last_matched(self, player_id: str, game: str, seats: int) -> Ticket | None:
+        """The account's newest matched ticket for one table (the only one whose match can be
+        unfinished: a join while it is not over answers it rather than making a new one)."""
+        q = t.queue_tickets
+        query = (
+            sa.select(q)
+            .where(
+                q.c.player_id == player_id,
+                q.c.game == game,
+                q.c.seats == seats,
+                q.c.status == MATCHED,
+            )  # fmt: skip
+            .order_by(q.c.created_at.desc())
+            .limit(1)
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return _ticket(row) if row is not None else None
+
     async def get(self, ticket_id: str) -> Ticket | None:
         q = t.queue_tickets
         async with self.engine.connect() as conn:

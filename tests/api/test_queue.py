@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from api.players import PlayerService
+from api.players import AlreadySeated, PlayerService
 from api.queue import QueueService
 from api.service import MatchService, NewSeat
 from api.store import EventStore, create_engine
@@ -186,3 +186,57 @@ async def test_a_join_wakes_an_idle_sweeper(idle_sweeps_are_slow: None, client: 
                          headers=bearer(ed["key"]))
     ).json()  # fmt: skip
     assert got["status"] == "matched", got
+
+
+async def test_a_lost_join_answer_is_answered_again_by_a_retry(client: Client) -> None:
+    """A join matched at once whose answer never arrived: the retry gets that seated ticket
+    (with a new seat token), not a new one, and the match is played to its end; once it is
+    over, joining makes a new ticket (the next game)."""
+    hal, ivy = await register(client, "q-hal"), await register(client, "q-ivy")
+    table = {"game": "cucco21", "seats": 2}
+    waiting = await join(client, hal["key"], table)
+    lost = await join(client, ivy["key"], table)  # matched at once; say this answer was lost
+    assert lost["status"] == "matched"
+    retry = await join(client, ivy["key"], table)
+    assert (retry["ticket_id"], retry["match_id"], retry["seat"]) == (
+        lost["ticket_id"], lost["match_id"], lost["seat"],
+    )  # fmt: skip
+    mid = retry["match_id"]
+    assert retry["token"] != lost["token"]  # each answer replaces the seat's token
+    assert (await client.get(f"/matches/{mid}", headers=bearer(lost["token"]))).status_code == 401
+    hal_seat = (
+        await client.get(f"/queue/{waiting['ticket_id']}", headers=bearer(hal["key"]))
+    ).json()
+    await asyncio.gather(
+        play_seat(client, mid, retry["token"]), play_seat(client, mid, hal_seat["token"])
+    )
+    board = (await client.get("/leaderboard", params={"game": "cucco21"})).json()["entries"]
+    assert {e["player"]["name"] for e in board} == {"q-hal", "q-ivy"}
+    after = await join(client, ivy["key"], table)  # the match is over: the next game
+    assert after["ticket_id"] != lost["ticket_id"] and after["status"] == "waiting"
+
+
+async def test_one_account_cannot_take_two_seats_of_a_match_at_once(
+    client: Client, queue: QueueService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two claims by one account of two seats of one match at the same moment: the one whose
+    check ran before the other's commit is refused (it would leave the match unrated)."""
+    jo = await queue.players.authenticate((await register(client, "q-jo"))["key"])
+    seats = [NewSeat("open", "open"), NewSeat("open", "open"), NewSeat("b", "bot", "random")]
+    mid = (await queue.matches.create(seats, game="cuccu")).match_id
+    read = queue.players.store.seats_of
+    checks = 0
+
+    async def twin_claims_meanwhile(match_id: str) -> dict[int, str]:
+        nonlocal checks
+        checks += 1
+        seen = await read(match_id)
+        if checks == 1:  # the other claim commits between this check and this claim's commit
+            await queue.matches.claim(mid, 1, "Jo", None, jo.id)
+        return seen
+
+    monkeypatch.setattr(queue.players.store, "seats_of", twin_claims_meanwhile)
+    with pytest.raises(AlreadySeated):
+        await queue.players.claim(jo, mid, 0, "Jo")
+    monkeypatch.undo()
+    assert await queue.players.store.seats_of(mid) == {1: jo.id}
