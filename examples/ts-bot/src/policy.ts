@@ -74,5 +74,10 @@ function simpleCucco21(view: Cucco21View, choices: string[]): string {
 
 export const simplePolicy: Policy = (view) => {
   const choices = view.pending?.choices ?? [];
-  return view.game === "cucco21" ? simpleCucco21(view, choices) : simpleCuccu(view, choices);
+  if (view.game === "cucco21") return simpleCucco21(view, choices);
+  if (view.game === "cuccu") return simpleCuccu(view, choices);
+  // a game this bot has no rule of thumb for (a newer one): any legal choice is an answer
+  const choice = choices[0];
+  if (choice === undefined) throw new Error("no choice to make");
+  return choice;
 };
