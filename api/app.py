@@ -58,14 +58,20 @@ from api.store.queue import QueueStore
 from api.store.seals import Sealer
 from api.transparency.keys import log_signer
 from api.transparency.store import ResultLog
+from domain.games import GAMES
 
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
 API_VERSION = "0.9.0"
 
-DESCRIPTION = """\
-Play Cuccù over HTTP. Create a match (`POST /matches`) with human, bot and open seats; each
+#: the games this service hosts, as the API's description names them (from the registry)
+HOSTED_GAMES = ", ".join(f"{game.title} (`{game.name}`)" for game in GAMES.values())
+
+DESCRIPTION = (
+    f"Play the cuckoo family of card games over HTTP: {HOSTED_GAMES}. "
+    + """\
+Create a match (`POST /matches`) with human, bot and open seats; each
 human seat gets a secret token, sent as `Authorization: Bearer <token>`, and an open seat gets
 its token when someone claims it (`POST /matches/{id}/seats/{seat}/claim`; the lobby is
 `GET /matches?open_seats=true`). Read your view (`GET /matches/{id}`), answer the pending
@@ -86,6 +92,7 @@ bursts of up to `CUCCU_RATE_BURST`, default 200) to each API process; beyond tha
 is 429 with a `Retry-After` header (seconds). `/health`, `/ready` and `/schema` are not limited.
 The guide, with curl examples and the compatibility policy, is `docs/API.md` in the repository.
 """
+)
 
 
 def _provide_store(state: State) -> EventStore:
