@@ -114,6 +114,7 @@ async def run(commands: int) -> None:
         created = json.loads(body)
         mid, token = created["match_id"], created["seat_tokens"][0]["token"]
         status, body = await call(app, clock, "GET", f"/matches/{mid}", token=token)
+        assert status == 200, body
         current = json.loads(body)
         version, pending = current["version"], current["view"]["pending"]
         while pending is not None:

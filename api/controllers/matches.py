@@ -398,8 +398,11 @@ class MatchController(Controller):
         seat = await caller_seat(service, match_id, authorization, required=False)
         game, now = await service.game_state(match_id)
         # a rematch's links both ways (api/rematch.py): one read of the match's row by its key
-        links = RematchStore(service.store.engine)  # type: ignore[attr-defined]
-        rematch_of, rematch_id = await links.links(match_id)
+        # (a store with no database, as the benches' in-memory one, has no rematches)
+        engine = getattr(service.store, "engine", None)
+        rematch_of, rematch_id = (
+            (None, None) if engine is None else await RematchStore(engine).links(match_id)
+        )
         return MatchOut(
             match_id=match_id,
             version=now.version,

@@ -137,6 +137,7 @@ def test_play_explains_each_choice_and_the_coach_gives_its_odds(
     _, viewer = service
     page.goto(f"{viewer}/play")
     expect(page.get_by_text("How to play (one minute)")).to_be_visible()
+    settle(page)  # the run that draws the whole form (its clock too) ends before Start
     page.get_by_role("button", name="Start a match").click()
     expect(page.get_by_text("Your decision")).to_be_visible()
     settle(page)
