@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import httpx
 from playwright.sync_api import expect
 
-from tests.viewer.browser import settle
+from tests.viewer.browser import open_app, settle
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def test_replay_and_audit_a_bot_match_in_a_browser(
     export = httpx.get(f"{api.base}/matches/{match_id}/export", timeout=30).text
     total = sum('"record"' in line for line in export.splitlines())  # not the seal line
 
-    page.goto(viewer_url)
+    open_app(page, viewer_url)  # a first load that never draws the app is retried once
     expect(page.get_by_text("Finished match to open")).to_be_visible()
     page.screenshot(path=tmp_path / "matches.png")
     page.get_by_role("button", name="Open in Replay").click()
