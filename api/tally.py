@@ -8,8 +8,9 @@ import argparse
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TextIO
 
 
@@ -84,3 +85,27 @@ class ProgressBar:
     def close(self) -> None:
         self.stream.write("\n")
         self.stream.flush()
+
+
+@dataclass
+class PolicyStats:
+    """One policy's totals over every seat it held in every match of a game played for lives
+    (its wins, the rounds it was dealt in, its lives lost by reason, its decision times)."""
+
+    policy: str
+    seat_matches: int = 0  # a policy on two seats of a match counts twice
+    wins: int = 0
+    rounds: int = 0
+    losses: Counter[str] = field(default_factory=Counter)
+    decision_times: list[float] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seat_matches if self.seat_matches else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.seat_matches)
+
+    def time_percentile(self, q: float) -> float:
+        return percentile(self.decision_times, q)

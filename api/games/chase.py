@@ -20,9 +20,10 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from api.tally import (
+    PolicyStats,
     ProgressBar,
     Tournament,
     match_rng,
@@ -100,22 +101,6 @@ def play_match(
 
 
 @dataclass
-class ChaseStats:
-    """One policy's totals over every seat it held in every match."""
-
-    policy: str
-    seat_matches: int = 0  # a policy on two seats of a match counts twice
-    wins: int = 0
-    rounds: int = 0
-    losses: Counter[str] = field(default_factory=Counter)
-    decision_times: list[float] = field(default_factory=list)
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.seat_matches if self.seat_matches else 0.0
-
-
-@dataclass
 class ChaseResult:
     seats: list[str]
     matches: int
@@ -125,7 +110,7 @@ class ChaseResult:
     options: Options
     elapsed: float
     void_rounds: int
-    policies: dict[str, ChaseStats]
+    policies: dict[str, PolicyStats]
 
     @property
     def parity(self) -> float:
@@ -176,7 +161,7 @@ def run_chase_tournament(
         raise ValueError("play at least one match")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    stats = {policy: ChaseStats(policy) for policy in dict.fromkeys(seats)}
+    stats = {policy: PolicyStats(policy) for policy in dict.fromkeys(seats)}
     bar = ProgressBar(matches, sys.stderr) if progress else None
     started = time.perf_counter()
     void_rounds = 0

@@ -15,15 +15,14 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from api.tally import (
+    PolicyStats,
     ProgressBar,
     Tournament,
     match_rng,
-    percentile,
     seated_levels,
-    wilson_interval,
 )
 from domain.games import CUCCU
 from domain.games.cuccu.bots import POLICIES, autoplay, choose
@@ -97,29 +96,6 @@ def play_match(
                 record.winner = event.winner
     assert record.winner >= 0, "the match ended without a winner"
     return record
-
-
-@dataclass
-class PolicyStats:
-    """One policy's totals over every seat it held in every match."""
-
-    policy: str
-    seat_matches: int = 0  # a policy on two seats of a match counts twice
-    wins: int = 0
-    rounds: int = 0
-    losses: Counter[str] = field(default_factory=Counter)
-    decision_times: list[float] = field(default_factory=list)
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.seat_matches if self.seat_matches else 0.0
-
-    @property
-    def win_interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.seat_matches)
-
-    def time_percentile(self, q: float) -> float:
-        return percentile(self.decision_times, q)
 
 
 @dataclass
