@@ -50,8 +50,8 @@ typecheck: $(STAMPS)/dev
 PYTEST_WORKERS ?= 4
 pytest: $(STAMPS)/dev
 	status=0; \
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile -m "not serial" || status=$$?; \
-	$(BIN)/pytest -q -p no:xdist -m serial || status=$$?; \
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=12 -m "not serial" || status=$$?; \
+	$(BIN)/pytest -q -p no:xdist --durations=12 -m serial || status=$$?; \
 	exit $$status
 
 test: lint pytest
