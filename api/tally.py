@@ -1,17 +1,24 @@
 """What every game's ``cuccu tournament`` shares: the seat rotation, each match's own seed,
-Wilson intervals, percentiles and the progress bar; and the shape of a game's tournament
-(:class:`Tournament`), which ``api.games`` registers by game and ``api.tournament`` runs."""
+the worker processes, Wilson intervals, percentiles and the progress bar; for the games played
+for lives, the match record, the totals and the report's tables; and the shape of a game's
+tournament (:class:`Tournament`), which ``api.games`` registers by game and ``api.tournament``
+runs."""
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
+import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TextIO, TypeVar
+
+_Task = TypeVar("_Task")
+_Record = TypeVar("_Record")
 
 
 @dataclass(frozen=True)
@@ -109,3 +116,113 @@ class PolicyStats:
 
     def time_percentile(self, q: float) -> float:
         return percentile(self.decision_times, q)
+
+
+@dataclass
+class LivesRecord:
+    """One match of a game played for lives, as its tournament needs it."""
+
+    levels: tuple[str, ...]  # policy of each seat
+    winner: int
+    rounds: list[int]  # per seat: rounds it took part in
+    losses: list[Counter[str]]  # per seat: lives lost, by reason
+    decision_times: list[list[float]]  # per seat: seconds per decision
+    #: rounds that took every last life at once, and so took none (Ranter-Go-Round's A16)
+    void_rounds: int = 0
+
+    @classmethod
+    def starting(cls, levels: Sequence[str]) -> LivesRecord:
+        n = len(levels)
+        return cls(
+            tuple(levels), -1, [0] * n, [Counter() for _ in range(n)], [[] for _ in range(n)]
+        )
+
+
+def played(
+    play: Callable[[_Task], _Record], tasks: Iterable[_Task], jobs: int
+) -> Iterator[_Record]:
+    """Each task's record: in this process, or in ``jobs`` worker processes (in any order)."""
+    if jobs <= 1:
+        yield from map(play, tasks)
+        return
+    with multiprocessing.Pool(jobs) as pool:
+        # Small chunks keep the progress bar moving and both workers busy until the end.
+        yield from pool.imap_unordered(play, tasks, chunksize=4)
+
+
+@dataclass
+class LivesTotals:
+    policies: dict[str, PolicyStats]
+    void_rounds: int
+    elapsed: float
+
+
+def total_up(
+    records: Iterable[LivesRecord], seats: Sequence[str], matches: int, progress: bool
+) -> LivesTotals:
+    """Every policy's totals over ``matches`` records, with a progress bar on stderr if asked."""
+    stats = {policy: PolicyStats(policy) for policy in dict.fromkeys(seats)}
+    bar = ProgressBar(matches, sys.stderr) if progress else None
+    started = time.perf_counter()
+    void_rounds = 0
+    for done, record in enumerate(records, start=1):
+        void_rounds += record.void_rounds
+        for seat, policy in enumerate(record.levels):
+            entry = stats[policy]
+            entry.seat_matches += 1
+            entry.wins += record.winner == seat
+            entry.rounds += record.rounds[seat]
+            entry.losses.update(record.losses[seat])
+            entry.decision_times.extend(record.decision_times[seat])
+        if bar is not None:
+            bar.update(done)
+    if bar is not None:
+        bar.close()
+    return LivesTotals(stats, void_rounds, time.perf_counter() - started)
+
+
+def lives_report(
+    policies: Iterable[PolicyStats],
+    parity: float,
+    loss_reasons: Sequence[str],
+    *,
+    losses_heading: str = "Mean lives lost per round played, by reason",
+    times_heading: str = "Decision time (the policy call only, this machine)",
+) -> list[str]:
+    """The report's tables: win rates with 95% CIs, lives lost by reason, decision times."""
+    policies = list(policies)
+    lines = [
+        f"Win rate per seat held (parity {parity:.1%}), 95% Wilson interval",
+        f"  {'policy':<8} {'seats':>6} {'wins':>6} {'rate':>7}  95% CI",
+    ]
+    for s in policies:
+        low, high = s.win_interval
+        lines.append(
+            f"  {s.policy:<8} {s.seat_matches:>6} {s.wins:>6} {s.win_rate:>7.1%}"
+            f"  [{low:.1%}, {high:.1%}]"
+        )
+    lines += [
+        "",
+        losses_heading,
+        f"  {'policy':<8} {'rounds':>7} "
+        + " ".join(f"{r:>10}" for r in loss_reasons)
+        + f" {'total':>7}",
+    ]
+    for s in policies:
+        per_round = [s.losses[r] / s.rounds if s.rounds else 0.0 for r in loss_reasons]
+        lines.append(
+            f"  {s.policy:<8} {s.rounds:>7} "
+            + " ".join(f"{x:>10.3f}" for x in per_round)
+            + f" {sum(per_round):>7.3f}"
+        )
+    lines += [
+        "",
+        times_heading,
+        f"  {'policy':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+    ]
+    for s in policies:
+        lines.append(
+            f"  {s.policy:<8} {len(s.decision_times):>9} {1e3 * s.time_percentile(50):>8.2f}"
+            f" {1e3 * s.time_percentile(99):>8.2f} {1e3 * s.time_percentile(100):>8.2f}"
+        )
+    return lines

@@ -14,22 +14,20 @@ its lives lost per round played by reason (the lowest card, or the dealer's King
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
-import sys
 import time
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from api.tally import (
+    LivesRecord,
     PolicyStats,
-    ProgressBar,
     Tournament,
+    lives_report,
     match_rng,
-    percentile,
+    played,
     seated_levels,
-    wilson_interval,
+    total_up,
 )
 from domain.games.chase.bots import NEEDS_LOG, POLICIES, autoplay, choose
 from domain.games.chase.commands import CreateMatch
@@ -51,21 +49,9 @@ from domain.seats import SeatSpec
 LOSS_REASONS: tuple[LossReason, ...] = ("lowest", "king_cut")
 
 
-@dataclass
-class ChaseRecord:
-    """One match, as the tournament needs it."""
-
-    levels: tuple[str, ...]  # policy of each seat
-    winner: int
-    rounds: list[int]  # per seat: rounds it took part in
-    losses: list[Counter[str]]  # per seat: lives lost, by reason
-    void_rounds: int  # rounds that took every last life at once, and so took none (A16)
-    decision_times: list[list[float]]  # per seat: seconds per decision
-
-
 def play_match(
     levels: Sequence[str], rng: random.Random, *, starting_lives: int, options: Options
-) -> ChaseRecord:
+) -> LivesRecord:
     """Play a bot-only match to its end. ``rng`` picks the first dealer, shuffles and salts
     every round and seeds the bots: each seat gets its own generator, so one bot's draws
     never shift another's."""
@@ -74,9 +60,7 @@ def play_match(
     config = Config(specs, starting_lives, rng.randrange(n), options)
     created, _ = apply(initial_state(), CreateMatch(config))
     bots = [random.Random(rng.getrandbits(64)) for _ in range(n)]
-    record = ChaseRecord(
-        tuple(levels), -1, [0] * n, [Counter() for _ in range(n)], 0, [[] for _ in range(n)]
-    )
+    record = LivesRecord.starting(levels)
 
     def answer(state: MatchState, seat: int) -> str:
         level = levels[seat]
@@ -120,22 +104,10 @@ class ChaseResult:
 _Task = tuple[Sequence[str], int, int, int, Options]
 
 
-def _play_numbered(task: _Task) -> ChaseRecord:
+def _play_numbered(task: _Task) -> LivesRecord:
     seats, seed, match, lives, options = task
     levels = seated_levels(seats, match)
     return play_match(levels, match_rng(seed, match), starting_lives=lives, options=options)
-
-
-def _records(
-    seats: list[str], matches: int, seed: int, jobs: int, lives: int, options: Options
-) -> Iterator[ChaseRecord]:
-    tasks = ((seats, seed, m, lives, options) for m in range(matches))
-    if jobs <= 1:
-        yield from map(_play_numbered, tasks)
-        return
-    with multiprocessing.Pool(jobs) as pool:
-        # Small chunks keep the progress bar moving and both workers busy until the end.
-        yield from pool.imap_unordered(_play_numbered, tasks, chunksize=4)
 
 
 def run_chase_tournament(
@@ -161,28 +133,12 @@ def run_chase_tournament(
         raise ValueError("play at least one match")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    stats = {policy: PolicyStats(policy) for policy in dict.fromkeys(seats)}
-    bar = ProgressBar(matches, sys.stderr) if progress else None
-    started = time.perf_counter()
-    void_rounds = 0
-    records = _records(seats, matches, seed, jobs, starting_lives, options)
-    for done, record in enumerate(records, start=1):
-        void_rounds += record.void_rounds
-        for seat, policy in enumerate(record.levels):
-            entry = stats[policy]
-            entry.seat_matches += 1
-            entry.wins += record.winner == seat
-            entry.rounds += record.rounds[seat]
-            entry.losses.update(record.losses[seat])
-            entry.decision_times.extend(record.decision_times[seat])
-        if bar is not None:
-            bar.update(done)
-    if bar is not None:
-        bar.close()
-    elapsed = time.perf_counter() - started
+    tasks = ((seats, seed, m, starting_lives, options) for m in range(matches))
+    totals = total_up(played(_play_numbered, tasks, jobs), seats, matches, progress)
     return ChaseResult(
-        list(seats), matches, seed, jobs, starting_lives, options, elapsed, void_rounds, stats
-    )
+        list(seats), matches, seed, jobs, starting_lives, options, totals.elapsed,
+        totals.void_rounds, totals.policies,
+    )  # fmt: skip
 
 
 def format_chase_result(result: ChaseResult) -> str:
@@ -190,47 +146,20 @@ def format_chase_result(result: ChaseResult) -> str:
     optional = {"announce_low": result.options.announce_low,
                 "king_cut_loses": result.options.king_cut_loses}  # fmt: skip
     rules = [f"{result.starting_lives} lives", *(name for name, on in optional.items() if on)]
-    lines = [
+    header = (
         f"{result.matches} Ranter-Go-Round matches ({', '.join(rules)}), seats"
         f" {','.join(result.seats)} (rotated), seed {result.seed}, {result.jobs} job(s),"
-        f" {result.elapsed:.1f}s",
-        "",
-        f"Win rate per seat held (parity {result.parity:.1%}), 95% Wilson interval",
-        f"  {'policy':<8} {'seats':>6} {'wins':>6} {'rate':>7}  95% CI",
-    ]
-    for s in result.policies.values():
-        low, high = wilson_interval(s.wins, s.seat_matches)
-        lines.append(
-            f"  {s.policy:<8} {s.seat_matches:>6} {s.wins:>6} {s.win_rate:>7.1%}"
-            f"  [{low:.1%}, {high:.1%}]"
-        )
-    lines += [
-        "",
-        "Mean lives lost per round played, by reason"
+        f" {result.elapsed:.1f}s"
+    )
+    tables = lives_report(
+        result.policies.values(),
+        result.parity,
+        LOSS_REASONS,
+        losses_heading="Mean lives lost per round played, by reason"
         f" ({result.void_rounds} void round(s) took none, A16)",
-        f"  {'policy':<8} {'rounds':>7} "
-        + " ".join(f"{r:>10}" for r in LOSS_REASONS)
-        + f" {'total':>7}",
-    ]
-    for s in result.policies.values():
-        per_round = [s.losses[r] / s.rounds if s.rounds else 0.0 for r in LOSS_REASONS]
-        lines.append(
-            f"  {s.policy:<8} {s.rounds:>7} "
-            + " ".join(f"{x:>10.3f}" for x in per_round)
-            + f" {sum(per_round):>7.3f}"
-        )
-    lines += [
-        "",
-        "Decision time (view + policy call, this machine)",
-        f"  {'policy':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
-    ]
-    for s in result.policies.values():
-        times = s.decision_times
-        lines.append(
-            f"  {s.policy:<8} {len(times):>9} {1e3 * percentile(times, 50):>8.3f}"
-            f" {1e3 * percentile(times, 99):>8.3f} {1e3 * percentile(times, 100):>8.3f}"
-        )
-    return "\n".join(lines)
+        times_heading="Decision time (view + policy call, this machine)",
+    )
+    return "\n".join([header, "", *tables])
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
