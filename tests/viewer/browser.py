@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import queue
 import re
 import subprocess
 import sys
@@ -46,15 +47,18 @@ def need_browser() -> None:
         pytest.skip(message)
 
 
-def _read_urls(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, str]:
-    """The API and viewer URLs that `cuccu run` prints."""
+def _read_urls(lines: queue.Queue[str | None], timeout: float = 60.0) -> tuple[str, str]:
+    """The API and viewer URLs that `cuccu run` prints (its lines come from ``_drain``)."""
     api = viewer = None
     deadline = time.monotonic() + timeout
-    assert proc.stdout is not None
-    while (api is None or viewer is None) and time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"cuccu run exited with {proc.wait()}")
+    while api is None or viewer is None:
+        try:
+            # never a bare readline(): it would wait forever on a server that hangs silently
+            line = lines.get(timeout=max(0.001, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if line is None:
+            raise RuntimeError("cuccu run exited before printing its URLs")
         if found := re.search(r"serving on (http://\S+)", line):
             api = found.group(1)
         if found := re.search(r"viewer on (http://\S+)", line):
@@ -63,13 +67,16 @@ def _read_urls(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str,
     return api, viewer
 
 
-def _drain(proc: subprocess.Popen[str]) -> None:
+def _drain(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+    """Read everything the server prints, to its end: a pipe nobody reads fills up, and then
+    the server blocks on its next line (a page that never loads)."""
     assert proc.stdout is not None
     try:
-        for _ in proc.stdout:
-            pass
-    except (OSError, ValueError):  # closed by stop()
+        for line in proc.stdout:
+            lines.put(line)
+    except (OSError, ValueError):
         pass
+    lines.put(None)
 
 
 def open_app(page: Page, url: str) -> None:
@@ -92,14 +99,14 @@ def cuccu_run(database: Path) -> Iterator[tuple[Api, str]]:
     command = [sys.executable, "-m", "api.cli", "run", "--port", str(free_port()),
                "--viewer-port", str(free_port()), "--log-level", "warning"]  # fmt: skip
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, bufsize=1)  # fmt: skip
+                            stderr=subprocess.STDOUT, text=True, bufsize=1,
+                            start_new_session=True)  # stop() ends the viewer with it  # fmt: skip
+    lines: queue.Queue[str | None] = queue.Queue()
+    threading.Thread(target=_drain, args=(proc, lines), daemon=True).start()
     try:
-        api_url, viewer_url = _read_urls(proc)
+        api_url, viewer_url = _read_urls(lines)
         wait_http(f"{api_url}/health", proc)
         wait_http(f"{viewer_url}/_stcore/health", proc)
-        # keep reading what the two servers print: a pipe nobody reads fills up, and then a
-        # server blocks on its next line (a page that never loads)
-        threading.Thread(target=_drain, args=(proc,), daemon=True).start()
         yield Api(api_url), viewer_url
     finally:
         stop(proc)

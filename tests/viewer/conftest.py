@@ -25,16 +25,23 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     db = tmp_path_factory.mktemp("api") / "cuccu.db"
     port = free_port()
     env = {**os.environ, "CUCCU_DATABASE_URL": f"sqlite:///{db}"}
+    # its output goes to a file: a pipe nobody reads fills up, and the server then blocks
+    log = (db.parent / "api.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "run", "--port", str(port), "--no-viewer",
          "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,  # stop() ends its bot workers with it
     )  # fmt: skip
     try:
-        wait_http(f"http://127.0.0.1:{port}/health", proc)
+        try:
+            wait_http(f"http://127.0.0.1:{port}/health", proc)
+        except (RuntimeError, TimeoutError) as e:
+            raise RuntimeError(f"{e}: {(db.parent / 'api.log').read_text()[-3000:]}") from e
         yield Api(f"http://127.0.0.1:{port}")
     finally:
         stop(proc)
+        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,8 +22,8 @@ def wait_http(url: str, proc: subprocess.Popen[str], timeout: float = 60.0) -> N
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            out = proc.stdout.read() if proc.stdout else ""
-            raise RuntimeError(f"process exited with {proc.returncode}: {out}")
+            # (its output is not read here: a drain thread or a log file has it)
+            raise RuntimeError(f"process exited with {proc.returncode}")
         try:
             if httpx.get(url, timeout=1).status_code == 200:
                 return
@@ -31,15 +34,20 @@ def wait_http(url: str, proc: subprocess.Popen[str], timeout: float = 60.0) -> N
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
+    """Stop a server started with ``start_new_session=True``, and everything it started.
+
+    SIGTERM first, then SIGKILL to its whole process group: `cuccu run`'s viewer and bot
+    workers hold its output pipe too, and one left alive would keep that pipe open forever.
+    Its stdout is not closed here: a thread draining it may be blocked in a read, holding the
+    stream's lock, and close() would wait for that read, which only the pipe's end finishes.
+    """
     if proc.poll() is None:
         proc.terminate()
-        try:
+        with suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
-    if proc.stdout:
-        proc.stdout.close()
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=15)
 
 
 @dataclass
