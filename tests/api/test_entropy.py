@@ -338,3 +338,19 @@ async def test_a_bad_creation_entropy_is_a_422_that_does_not_echo_it(
     assert refused.json()["type"].endswith("validation-error")
     assert "entropy" in refused.text and bad not in refused.text
     assert bad not in caplog.text
+
+
+async def test_a_creation_retried_with_other_entropy_answers_the_first_match(
+    client: Client,
+) -> None:
+    """The entropy is no part of what an Idempotency-Key stands for: the retry answers the
+    match the first request made (its tokens, its first deck's contributions), none other."""
+    body = {**TABLES["cucco21"], "seats": PEOPLE}
+    key = {"Idempotency-Key": os.urandom(16).hex()}
+    first = await client.post("/matches", json={**body, "entropy": _hex()}, headers=key)
+    again = await client.post("/matches", json={**body, "entropy": _hex()}, headers=key)
+    assert (first.status_code, again.status_code) == (201, 201), again.text
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert again.json()["match_id"] == first.json()["match_id"]
+    assert again.json()["seat_tokens"] == first.json()["seat_tokens"]
+    assert again.json()["version"] == first.json()["version"]
