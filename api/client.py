@@ -712,9 +712,12 @@ def create_match(
     (shown only once) and that seat's own view, so a creator can play at once.
 
     An Idempotency-Key is generated for this creation (or the one given) and reused on its
-    retries: a repeat answers the match made the first time (same tokens), not a second one."""
+    retries: a repeat answers the match made the first time (same tokens), not a second one.
+    The body carries ``entropy``, fresh bytes from the OS for the first deck (docs/API.md
+    "Fairness"), which the server records for the human seats."""
     body: dict[str, Any] = {"seats": seats, **_given(game=game, **options)}
     body.update(_given(seed=seed, first_dealer=first_dealer))
+    body["entropy"] = _entropy()
     headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
     return cast(
         CreatedMatch,
@@ -1030,8 +1033,11 @@ def join_queue(
     bots_after: int | None = None,
     bot_level: str | None = None,
 ) -> _Op[QueueTicket]:
-    """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``."""
+    """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``; with
+    ``entropy``, fresh bytes from the OS that the claim of the seat contributes to the match's
+    first deck (docs/API.md "Fairness")."""
     body = {"game": game, "seats": seats, **_given(bots_after=bots_after, bot_level=bot_level)}
+    body["entropy"] = _entropy()
     # joining again answers the same ticket (matched: until its match is over, with a new
     # seat token): a repeat does no harm
     return cast(

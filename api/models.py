@@ -153,6 +153,34 @@ CLOCK = (
 # options struct (``Game.options_type``: defaults, bounds and descriptions).
 
 
+#: a seat's randomness for the next deck (docs/API.md "Fairness")
+Entropy = Annotated[
+    str,
+    Meta(
+        min_length=32,
+        max_length=128,
+        pattern=r"^([0-9a-f]{2})+$",
+        description="16 to 64 random bytes in lower-case hex, mixed into the next deck the "
+        'service has committed to (docs/API.md "Fairness"); ignored when none is waiting',
+    ),
+]
+
+
+#: the creator's randomness for the first deck (docs/API.md "Fairness")
+CreationEntropy = Annotated[
+    str,
+    Meta(
+        min_length=32,
+        max_length=128,
+        pattern=r"^([0-9a-f]{2})+$",
+        description="16 to 64 random bytes in lower-case hex: the creator's contribution to "
+        "the first deck, recorded for each `human` seat (whose tokens the creator is handed) "
+        "right after the service's commitment to that deck and before its deal "
+        '(docs/API.md "Fairness"); ignored when the match has no human seat',
+    ),
+]
+
+
 class CreateMatchBody(Protocol):
     """What every game's creation body has besides the game's own options."""
 
@@ -164,6 +192,8 @@ class CreateMatchBody(Protocol):
     def seed(self) -> int | None: ...
     @property
     def first_dealer(self) -> int | None: ...
+    @property
+    def entropy(self) -> str | None: ...
 
 
 def _game_field(game: Game) -> tuple[str, Any] | tuple[str, Any, Any]:
@@ -195,6 +225,7 @@ def _creation_type(game: Game) -> type[msgspec.Struct]:
         ("seed", Seed | None, None),
         ("first_dealer", first_dealer | None, None),
         ("clock", Annotated[ClockSettings | None, Meta(description=CLOCK)], None),
+        ("entropy", CreationEntropy | None, None),
     ]
     doc = f"A new {game.title} match ({tag}). A match of bots only is played to its end at once."
     return msgspec.defstruct(
@@ -349,19 +380,6 @@ class RematchOut(msgspec.Struct):
     view: Annotated[Views, Meta(description="The seat's view of the rematch")]
     game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
     clock: ClockField = None
-
-
-#: a seat's randomness for the next deck (docs/API.md "Fairness")
-Entropy = Annotated[
-    str,
-    Meta(
-        min_length=32,
-        max_length=128,
-        pattern=r"^([0-9a-f]{2})+$",
-        description="16 to 64 random bytes in lower-case hex, mixed into the next deck the "
-        'service has committed to (docs/API.md "Fairness"); ignored when none is waiting',
-    ),
-]
 
 
 class ClaimIn(msgspec.Struct, forbid_unknown_fields=True):

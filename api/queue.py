@@ -9,6 +9,11 @@ asking for its ticket gets a *fresh* seat token by replaying that claim (the mat
 idempotent claim issues a new token and retires the previous one), so no seat token is ever
 stored, and a bot that lost its token (a restart) asks again. The claims are the ordinary
 claims as an account, so queued matches are rated like any other.
+
+A waiter's ``entropy`` (docs/API.md "Fairness") is kept on its ticket until the claim that
+seats it contributes it to the match's first deck: the match is created with its seats open,
+so the service's commitment to that deck comes first, and no deal happens before the last
+claim.
 """
 
 from __future__ import annotations
@@ -90,6 +95,7 @@ class QueueService:
         seats: int,
         bots_after: int | None = None,
         bot_level: str = "basic",
+        entropy: str | None = None,
     ) -> TicketView:
         """Wait for a table; seated at once when enough accounts wait already. An account
         whose ticket for this table is matched to a match not over yet gets that ticket (with
@@ -102,7 +108,7 @@ class QueueService:
             hosted, state = await self.matches.game_state(seated.match_id)
             if not hosted.is_over(state):
                 return TicketView(seated, await self._token(player, seated))
-        ticket = await self.store.join(player.id, game, seats, bots_after, bot_level)
+        ticket = await self.store.join(player.id, game, seats, bots_after, bot_level, entropy)
         self._joined.set()
         await self.seat_waiting(game, seats)
         return await self.view(player, ticket.id)
@@ -193,7 +199,9 @@ class QueueService:
     async def _claim(self, ticket: Ticket, match_id: str, seat: int, key: str) -> None:
         player = await self.players.store.get(ticket.player_id)
         assert player is not None
-        await self.matches.claim(match_id, seat, player.name, key, player.id)
+        await self.matches.claim(
+            match_id, seat, player.name, key, player.id, entropy=ticket.entropy
+        )
         await self.store.seated(ticket.id)
 
     async def recover(self, now: dt.datetime | None = None) -> None:

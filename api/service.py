@@ -46,7 +46,7 @@ from api.store import (
 from api.store.notify import Notifier, Subscription
 from api.store.seals import Sealer
 from api.transparency.store import ResultLog
-from api.turns import Step, _meta, advance, contributed, rng_for
+from api.turns import Step, _meta, advance, committed, contributed, rng_for
 from domain.clock import ClockSettings, StartClock, due, stamp, timeout_command
 from domain.envelope import GENESIS_HASH
 from domain.errors import DomainError
@@ -569,8 +569,14 @@ class MatchService:
         idempotency_key: str | None = None,
         clock: ClockSettings | None = None,
         match_id: str | None = None,
+        entropy: str | None = None,
     ) -> Created:
         """A new match of ``game`` with its ``options`` (the game's defaults for those left out).
+
+        ``entropy``: the creator's randomness for the first deck, contributed for each human
+        seat (the creator holds their tokens) right after the service's commitment to that
+        deck and before its deal. It is no part of the request's fingerprint: a retry that
+        sends other bytes answers the match the first one made.
 
         With ``idempotency_key`` see :meth:`create_once`, which retries this on the
         ConcurrencyError of a twin request.
@@ -604,6 +610,14 @@ class MatchService:
             start = StartClock(clock, now_ms())
             state, started = hosted.apply(state, start)
             steps.append(Step(start, "service", started, hosted.name))
+        if entropy is not None:
+            state, commitment = committed(state, seed, hosted)
+            steps += commitment
+            for seat in (i for i, spec in enumerate(specs) if spec.kind == "human"):
+                # the creator's, not the seat's: a replay reads the creation's events up to
+                # the first one a seat caused
+                state, contribution = contributed(state, seat, entropy, hosted, "creator")
+                steps += contribution
         state, more = await self.bots.advance(state, seed, hosted)
         steps += more
         if tokens is None:

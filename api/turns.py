@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from domain.entropy import Contribute
+from domain.entropy import CommitSecret, Contribute
 from domain.games import Game, by_name
 from domain.games.game import HOST
 
@@ -100,13 +100,28 @@ def advance(state: Any, seed: int | None, game: Game | str) -> tuple[Any, list[S
     return state, steps
 
 
-def contributed(state: Any, seat: int, entropy: str | None, game: Game) -> tuple[Any, list[Step]]:
+def contributed(
+    state: Any, seat: int, entropy: str | None, game: Game, actor: str | None = None
+) -> tuple[Any, list[Step]]:
     """A human seat's randomness for the next deck (docs/API.md "Fairness"), taken before the
     command it came with: the state after it, and its step (none when there was nothing to
-    take, or no deck waiting for it)."""
+    take, or no deck waiting for it). ``actor``: who sent it, when not the seat itself (the
+    creator, for the seats whose tokens it is handed)."""
     if entropy is None:
         return state, []
     after, events = game.apply(state, Contribute(seat, entropy))
-    return after, (
-        [Step(Contribute(seat, entropy), f"seat:{seat}", events, game.name)] if events else []
-    )
+    step = Step(Contribute(seat, entropy), actor or f"seat:{seat}", events, game.name)
+    return after, [step] if events else []
+
+
+def committed(state: Any, seed: int | None, game: Game) -> tuple[Any, list[Step]]:
+    """The service's commitment to the next deck's secret, when one is due now (the first
+    step :func:`advance` would take, with the same randomness): so that contributions can
+    follow it before the deal that ``advance`` would make in the same breath."""
+    if game.automatic_turn(state) != HOST:
+        return state, []
+    command = game.host_command(state, rng_for(seed, state.version, "shuffle"))
+    if not isinstance(command, CommitSecret):
+        return state, []  # a deal or a bot's turn: not a commitment
+    after, events = game.apply(state, command)
+    return after, [Step(command, "service", events, game.name)]

@@ -13,7 +13,9 @@ stream and answers every decision of its seat until the match is over:
 With ``--queue`` it plays rated games unattended as the player account of ``--key``: it joins
 the matchmaking queue (``--seats``, and ``--bots-after`` seconds to accept the service's bots),
 plays the match it is seated in, and joins again, ``--games`` times; after a server restart it
-asks for its ticket again (a fresh seat token) and plays on.
+asks for its ticket again (a fresh seat token) and plays on. Its joins, claims and commands
+carry fresh entropy from the OS (the client adds it), so its seat contributes to every deck of
+its matches, the first included (docs/API.md "Fairness").
 
 It reads the game from the match's view (``view.game``) and always picks among
 ``view.pending.choices``. Its Cuccù play: keep high cards and exchange low ones (more boldly

@@ -315,6 +315,7 @@ class MatchController(Controller):
             "game": data.game,
             "options": creation_options(data),
             "clock": getattr(data, "clock", None),
+            "entropy": data.entropy,
         }
         created = await (
             service.create_once(seats, idempotency_key=idempotency_key, **given)

@@ -14,7 +14,7 @@ from litestar.params import Body, PathParameter, QueryParameter
 from msgspec import Meta
 
 from api.controllers.players import PLAYER_KEY, PlayerKey, bearer_key, players_in
-from api.models import GAME_NAMES
+from api.models import GAME_NAMES, Entropy
 from api.problems import responses
 from api.queue import QueueService, TicketView
 from domain.games import GAMES, Game
@@ -62,6 +62,20 @@ class QueueIn(msgspec.Struct, forbid_unknown_fields=True):
     bot_level: Annotated[
         Literal["random", "basic", "expert"], Meta(description="The level of those bots")
     ] = "basic"
+    entropy: (
+        Annotated[
+            Entropy,
+            Meta(
+                description=(
+                    "16 to 64 random bytes in lower-case hex: your contribution to the first "
+                    "deck of the match you are seated in, kept with the ticket (never shown) "
+                    "and sent by the claim of your seat, after the service's commitment to "
+                    'that deck and before its deal (docs/API.md "Fairness")'
+                )
+            ),
+        ]
+        | None
+    ) = None
 
 
 class TicketOut(msgspec.Struct):
@@ -143,7 +157,7 @@ class QueueController(Controller):
     ) -> Response[TicketOut]:
         player = await players_in(state).authenticate(bearer_key(authorization))
         view = await queue_in(state).join(
-            player, data.game, data.seats, data.bots_after, data.bot_level
+            player, data.game, data.seats, data.bots_after, data.bot_level, data.entropy
         )
         return Response(ticket_out(view), status_code=201)
 

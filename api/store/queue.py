@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -30,6 +30,9 @@ class Ticket:
     seat: int | None = None
     claim_key: str | None = None
     reserved_at: dt.datetime | None = None
+    #: the waiter's randomness for its match's first deck (revision 0009), until it is seated:
+    #: never in a repr, so never in a log line
+    entropy: str | None = field(default=None, repr=False)
 
 
 def _utc(stamp: dt.datetime | None) -> dt.datetime | None:
@@ -42,7 +45,7 @@ def _ticket(row: Any) -> Ticket:
     assert created is not None
     return Ticket(
         row.id, row.player_id, row.game, row.seats, row.bots_after, row.bot_level, row.status,
-        created, row.match_id, row.seat, row.claim_key, _utc(row.reserved_at),
+        created, row.match_id, row.seat, row.claim_key, _utc(row.reserved_at), row.entropy,
     )  # fmt: skip
 
 
@@ -51,9 +54,16 @@ class QueueStore:
         self.engine = engine
 
     async def join(
-        self, player_id: str, game: str, seats: int, bots_after: int | None, bot_level: str
+        self,
+        player_id: str,
+        game: str,
+        seats: int,
+        bots_after: int | None,
+        bot_level: str,
+        entropy: str | None = None,
     ) -> Ticket:
-        """A new waiting ticket, or the account's waiting ticket for the same table."""
+        """A new waiting ticket, or the account's waiting ticket for the same table (with the
+        ``entropy`` of the join that made it)."""
         q = t.queue_tickets
         async with self.engine.begin() as conn:
             row = (
@@ -70,7 +80,7 @@ class QueueStore:
                 return _ticket(row)
             ticket = Ticket(
                 str(uuid.uuid4()), player_id, game, seats, bots_after, bot_level, WAITING,
-                dt.datetime.now(dt.UTC),
+                dt.datetime.now(dt.UTC), entropy=entropy,
             )  # fmt: skip
             await conn.execute(
                 q.insert().values(
@@ -82,6 +92,7 @@ class QueueStore:
                     bot_level=bot_level,
                     status=WAITING,
                     created_at=ticket.created_at,
+                    entropy=entropy,
                 )  # fmt: skip
             )
         return ticket
@@ -145,9 +156,12 @@ class QueueStore:
             await conn.execute(q.update().where(q.c.id.in_(ticket_ids)).values(match_id=match_id))
 
     async def seated(self, ticket_id: str) -> None:
+        """The ticket's seat is claimed: its entropy, contributed by the claim, is forgotten."""
         q = t.queue_tickets
         async with self.engine.begin() as conn:
-            await conn.execute(q.update().where(q.c.id == ticket_id).values(status=MATCHED))
+            await conn.execute(
+                q.update().where(q.c.id == ticket_id).values(status=MATCHED, entropy=None)
+            )
 
     async def seating(self, before: dt.datetime) -> list[Ticket]:
         """Tickets whose seating began before ``before`` and never ended (a crash)."""
@@ -172,6 +186,8 @@ class QueueStore:
         q = t.queue_tickets
         async with self.engine.begin() as conn:
             await conn.execute(
-                q.update().where(q.c.id == ticket_id, q.c.status == WAITING).values(status=LEFT)
+                q.update()
+                .where(q.c.id == ticket_id, q.c.status == WAITING)
+                .values(status=LEFT, entropy=None)
             )
         return await self.get(ticket_id)

@@ -259,6 +259,9 @@ queue_tickets = sa.Table(
     sa.Column("claim_key", sa.String(64), nullable=True),
     # when seating began (``seating``): a seating older than a minute was cut off by a crash
     sa.Column("reserved_at", sa.DateTime(timezone=True), nullable=True),
+    # the waiter's randomness for its match's first deck (hex), until its seat is claimed
+    # (revision 0009)
+    sa.Column("entropy", sa.String(128), nullable=True),
     sa.Index("ix_queue_tickets_waiting", "status", "game", "seats", "created_at"),
 )
 

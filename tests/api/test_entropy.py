@@ -2,19 +2,26 @@
 
 A person claims a seat and plays with ``entropy`` in every request; the export is then checked
 the way a third party would, with ``json`` and ``hashlib`` alone (nothing of this repository),
-and the order of the protocol's events is read off the log.
+and the order of the protocol's events is read off the log. A creator's entropy goes into the
+first deck for the human seats it is handed (tests/api/test_queue.py checks a queued waiter's).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import logging
 import os
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from litestar.testing import AsyncTestClient
+
+from api.cli import main
 
 Client = AsyncTestClient[Any]
 
@@ -22,6 +29,7 @@ Client = AsyncTestClient[Any]
 TABLES: dict[str, dict[str, Any]] = {
     "cuccu": {"game": "cuccu", "starting_lives": 1},
     "cucco21": {"game": "cucco21", "starting_chips": 3, "max_sets": 1},
+    "chase": {"game": "chase", "starting_lives": 1},
 }
 SEATS = [
     {"name": "open", "kind": "open"},
@@ -29,11 +37,16 @@ SEATS = [
     {"name": "Cy", "kind": "bot", "bot_level": "random"},
 ]
 #: each game's deal event and the field naming its deck
-DEALS = {"cuccu": ("round_started", "round"), "cucco21": ("deck_shuffled", "number")}
+DEALS = {
+    "cuccu": ("round_started", "round"),
+    "cucco21": ("deck_shuffled", "number"),
+    "chase": ("round_started", "round"),
+}
 #: each game's opening event: the field naming its deck, and the one holding its order
 OPENINGS = {
     "cuccu": ("round_ended", "round", "pack"),
     "cucco21": ("deck_opened", "number", "order"),
+    "chase": ("round_ended", "round", "pack"),
 }
 
 
@@ -72,7 +85,7 @@ async def _play(client: Client, game: str) -> tuple[str, str, list[dict[str, Any
     return mid, token, served
 
 
-async def _export(client: Client, mid: str) -> list[dict[str, Any]]:
+async def exported(client: Client, mid: str) -> list[dict[str, Any]]:
     text = (await client.get(f"/matches/{mid}/export")).text
     return [json.loads(line)["record"] for line in text.splitlines() if '"record"' in line]
 
@@ -147,7 +160,7 @@ def third_party_check(game: str, records: list[dict[str, Any]]) -> list[list[int
 async def test_a_third_party_recomputes_every_deck_with_hashlib(client: Client) -> None:
     for game in TABLES:
         mid, _, _ = await _play(client, game)
-        checked = third_party_check(game, await _export(client, mid))
+        checked = third_party_check(game, await exported(client, mid))
         assert checked, game
         assert all(seats == [0] for seats in checked), (game, checked)
 
@@ -160,7 +173,7 @@ async def test_the_service_commits_before_any_contribution_and_reveals_only_afte
     no secret is served before the match is over."""
     for game in TABLES:
         mid, _, served = await _play(client, game)
-        records = await _export(client, mid)
+        records = await exported(client, mid)
         at: dict[tuple[str, int], int] = {}
         deals: dict[int, int] = {}  # mixed deck -> version of its deal
         pending: int | None = None
@@ -193,7 +206,7 @@ async def test_the_service_commits_before_any_contribution_and_reveals_only_afte
 async def test_contributions_from_bots_or_spectators_are_not_taken(client: Client) -> None:
     created = await client.post("/matches", json={"seats": SEATS[1:]})
     assert created.status_code == 201, created.text
-    records = await _export(client, created.json()["match_id"])
+    records = await exported(client, created.json()["match_id"])
     assert not [r for r in records if r["type"].startswith("entropy_")]  # bots only: as before
     bad = await client.post("/matches", json={"seats": SEATS})
     mid = bad.json()["match_id"]
@@ -201,3 +214,143 @@ async def test_contributions_from_bots_or_spectators_are_not_taken(client: Clien
         f"/matches/{mid}/seats/0/claim", json={"name": "Ann", "entropy": "00"}
     )
     assert refused.status_code == 422  # too short: 16 bytes at least
+
+
+# --- the first deck of a match created with its people seated ----------------------------------
+
+#: two people the creator seats (it is handed both tokens) and a bot
+PEOPLE = [
+    {"name": "Ann"},
+    {"name": "Bea"},
+    {"name": "Bo", "kind": "bot", "bot_level": "random"},
+]
+
+
+async def play_seats(client: Client, mid: str, tokens: dict[int, str]) -> None:
+    """Each seat of ``tokens`` answers its prompts (a random choice) until the match is over."""
+    choose = random.Random(5)
+    for _ in range(10_000):
+        acted = False
+        for seat, token in tokens.items():
+            auth = {"Authorization": f"Bearer {token}"}
+            view = (await client.get(f"/matches/{mid}", headers=auth)).json()["view"]
+            if view["status"] == "over":
+                return
+            pending = view["pending"]
+            if pending["seat"] is None or pending["seat"] == seat and pending["choices"]:
+                choice = (
+                    "next_round" if pending["seat"] is None else choose.choice(pending["choices"])
+                )
+                sent = await client.post(
+                    f"/matches/{mid}/commands", json={"type": choice}, headers=auth
+                )
+                assert sent.status_code in (200, 409), sent.text  # 409: another seat was first
+                acted = True
+        if not acted:
+            await asyncio.sleep(0.005)
+    raise AssertionError("the match did not end")
+
+
+def first_deck(game: str, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records from the first commitment to the first deal, both included."""
+    kinds = [r["type"] for r in records]
+    start, deal = kinds.index("entropy_committed"), kinds.index(DEALS[game][0])
+    assert start < deal
+    return records[start : deal + 1]
+
+
+async def verified(client: Client, mid: str, tmp_path: Path, capsys: Any) -> str:
+    """``cuccu verify`` of the match's export against the service's published keys: its
+    report (the check must pass)."""
+    export, keys = tmp_path / f"{mid}.ndjson", tmp_path / "keys.json"
+    export.write_text((await client.get(f"/matches/{mid}/export")).text)
+    keys.write_text((await client.get("/.well-known/cuccu-keys.json")).text)
+    capsys.readouterr()
+    code = await asyncio.to_thread(main, ["verify", str(export), "--trusted-key", str(keys)])
+    out: str = capsys.readouterr().out
+    assert code == 0, out
+    assert "PASS shuffle entropy" in out
+    return out
+
+
+async def test_the_creators_entropy_goes_into_the_first_deck_for_each_person(
+    client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: Any
+) -> None:
+    """A match created with two people seated: the creator's entropy is contributed for both
+    seats after the service's commitment and before the first deal (all in the creation), the
+    third party recomputes that deck with it, and ``cuccu verify`` passes."""
+    caplog.set_level(logging.DEBUG, logger="cuccu")
+    sent: list[str] = []
+    for game in TABLES:
+        mixed = _hex()
+        sent.append(mixed)
+        created = await client.post(
+            "/matches", json={**TABLES[game], "seats": PEOPLE, "entropy": mixed}
+        )
+        assert created.status_code == 201, created.text
+        mid = created.json()["match_id"]
+        assert mixed not in created.text  # the deck's inputs are in the log, not the answer
+        tokens = {t["seat"]: t["token"] for t in created.json()["seat_tokens"]}
+        assert sorted(tokens) == [0, 1]
+        await play_seats(client, mid, tokens)
+        records = await exported(client, mid)
+        deck = first_deck(game, records)
+        assert [r["data"] for r in deck if r["type"] == "entropy_contributed"] == [
+            {"deck": 1, "seat": 0, "entropy": mixed},
+            {"deck": 1, "seat": 1, "entropy": mixed},
+        ], game
+        checked = third_party_check(game, records)
+        assert checked[0] == [0, 1], (game, checked)
+        assert "mixed with players' entropy (seats 0, 1)" in await verified(
+            client, mid, tmp_path, capsys
+        )
+    # no log line of the service carries a contribution
+    assert not any(m in caplog.text for m in sent)
+
+
+async def test_a_creation_without_entropy_deals_as_before(client: Client) -> None:
+    """Nothing sent, nothing contributed: the first deck is the service's committed secret's
+    alone (no weaker than before), and a table of open seats ignores the creator's entropy
+    (the claimers contribute)."""
+    created = await client.post("/matches", json={**TABLES["cuccu"], "seats": PEOPLE})
+    assert created.status_code == 201, created.text
+    events = (await client.get(f"/matches/{created.json()['match_id']}/events")).json()["events"]
+    kinds = [e["event"]["type"] for e in events]
+    assert "entropy_committed" in kinds and "round_started" in kinds
+    assert "entropy_contributed" not in kinds
+    lobby = await client.post(
+        "/matches", json={**TABLES["cuccu"], "seats": SEATS, "entropy": _hex()}
+    )
+    assert lobby.status_code == 201, lobby.text
+    events = (await client.get(f"/matches/{lobby.json()['match_id']}/events")).json()["events"]
+    assert "entropy_contributed" not in [e["event"]["type"] for e in events]
+
+
+@pytest.mark.parametrize("bad", ["00", "AB" * 16, "ab" * 16 + "a", "zz" * 16, "ab" * 65])
+async def test_a_bad_creation_entropy_is_a_422_that_does_not_echo_it(
+    client: Client, bad: str, caplog: Any
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="cuccu")
+    refused = await client.post(
+        "/matches", json={**TABLES["cuccu"], "seats": PEOPLE, "entropy": bad}
+    )
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["type"].endswith("validation-error")
+    assert "entropy" in refused.text and bad not in refused.text
+    assert bad not in caplog.text
+
+
+async def test_a_creation_retried_with_other_entropy_answers_the_first_match(
+    client: Client,
+) -> None:
+    """The entropy is no part of what an Idempotency-Key stands for: the retry answers the
+    match the first request made (its tokens, its first deck's contributions), none other."""
+    body = {**TABLES["cucco21"], "seats": PEOPLE}
+    key = {"Idempotency-Key": os.urandom(16).hex()}
+    first = await client.post("/matches", json={**body, "entropy": _hex()}, headers=key)
+    again = await client.post("/matches", json={**body, "entropy": _hex()}, headers=key)
+    assert (first.status_code, again.status_code) == (201, 201), again.text
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert again.json()["match_id"] == first.json()["match_id"]
+    assert again.json()["seat_tokens"] == first.json()["seat_tokens"]
+    assert again.json()["version"] == first.json()["version"]

@@ -1,24 +1,30 @@
 """The matchmaking queue on both databases: two accounts waiting for the same table are seated
-together and play a rated match; a waiter who accepts bots gets them after its wait; a bot that
-lost its seat token asks for its ticket again; bad tables are problems."""
+together and play a rated match, whose first deck their joins' entropy went into; a waiter who
+accepts bots gets them after its wait; a bot that lost its seat token asks for its ticket again;
+bad tables are problems."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
+import os
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from api.players import AlreadySeated, PlayerService
 from api.queue import QueueService
 from api.service import MatchService, NewSeat
-from api.store import EventStore, create_engine
+from api.store import EventStore, create_engine, tables
 from api.store.players import PlayerStore
 from api.store.queue import QueueStore
 from domain.games import GAMES
 from tests.api.helpers import Client, assert_problem, bearer
+from tests.api.test_entropy import exported, first_deck, third_party_check, verified
 from tests.api.test_players import register
 
 
@@ -50,13 +56,22 @@ async def join(client: Client, key: str, body: dict[str, Any]) -> dict[str, Any]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_two_accounts_are_seated_together_and_rated(client: Client, game: str) -> None:
+async def test_two_accounts_are_seated_together_and_rated(
+    client: Client,
+    game: str,
+    migrated_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="cuccu")
     ann, bob = await register(client, "q-ann"), await register(client, "q-bob")
     table = {"game": game, "seats": 2}
-    first = await join(client, ann["key"], table)
+    mixed = {"ann": os.urandom(32).hex(), "bob": os.urandom(20).hex()}
+    first = await join(client, ann["key"], {**table, "entropy": mixed["ann"]})
     assert first["status"] == "waiting" and first["token"] is None
     assert (await join(client, ann["key"], table))["ticket_id"] == first["ticket_id"]  # same
-    second = await join(client, bob["key"], table)
+    second = await join(client, bob["key"], {**table, "entropy": mixed["bob"]})
     assert second["status"] == "matched" and second["token"]
     mine = (
         await client.get(f"/queue/{first['ticket_id']}", params={"wait": 2},
@@ -79,6 +94,25 @@ async def test_two_accounts_are_seated_together_and_rated(client: Client, game: 
     )
     board = (await client.get("/leaderboard", params={"game": game})).json()["entries"]
     assert {e["player"]["name"] for e in board} == {"q-ann", "q-bob"}
+    # each join's entropy went into the first deck, for its seat, after the service's
+    # commitment and before the deal; the third party recomputes that deck, and it verifies
+    records = await exported(client, mid)
+    assert [r["data"] for r in first_deck(game, records) if r["type"] == "entropy_contributed"] == [
+        {"deck": 1, "seat": mine["seat"], "entropy": mixed["ann"]},
+        {"deck": 1, "seat": second["seat"], "entropy": mixed["bob"]},
+    ]
+    assert third_party_check(game, records)[0] == [0, 1]
+    await verified(client, mid, tmp_path, capsys)
+    # kept with the tickets only until their seats were claimed; never shown, never logged
+    engine = create_engine(migrated_url)
+    try:
+        async with engine.connect() as conn:
+            kept = (await conn.execute(sa.select(tables.queue_tickets.c.entropy))).scalars()
+            assert list(kept) == [None, None]
+    finally:
+        await engine.dispose()
+    shown = [first, second, mine, again]
+    assert not any(m in str(shown) or m in caplog.text for m in mixed.values())
     others = [g for g in GAMES if g != game]
     for other in others:  # rated in its own game only
         assert (await client.get("/leaderboard", params={"game": other})).json()["entries"] == []
@@ -122,6 +156,12 @@ async def test_bad_tables_and_keys_are_problems(client: Client) -> None:
     assert_problem(await client.post("/queue", json={"game": "cuccu", "seats": 2}), 401,
                    "unknown-key")  # fmt: skip
     assert_problem(await client.get("/queue/nope", headers=me), 404, "ticket-not-found")
+    for bad in ("00", "AB" * 16, "ab" * 65):  # as a claim's: 16 to 64 bytes, lower-case hex
+        refused = await client.post(
+            "/queue", json={"game": "cuccu", "seats": 2, "entropy": bad}, headers=me
+        )
+        assert_problem(refused, 422, "validation-error")
+        assert bad not in refused.text
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ DOCUMENT = json.loads(
 )
 SCHEMAS = DOCUMENT["components"]["schemas"]
 #: the keywords of ``create_match`` that every game's body has (the rest are the game's options)
-COMMON = {"seats", "game", "seed", "first_dealer"}
+COMMON = {"seats", "game", "seed", "first_dealer", "entropy"}
 
 
 def creation_schemas() -> list[dict[str, Any]]:
@@ -45,6 +45,9 @@ def test_a_games_options_are_sent_as_given_and_none_is_left_out() -> None:
     with Client("http://cuccu.test", transport=httpx.MockTransport(server)) as client:
         client.create_match([human("Ann")], game="some_game", seed=4, laps=3, jokers=None)
         client.create_match([human("Ann")])
+    # every creation carries fresh entropy for the first deck (docs/API.md "Fairness")
+    mixed = [body.pop("entropy") for body in sent]
+    assert all(len(bytes.fromhex(m)) == 32 for m in mixed) and mixed[0] != mixed[1]
     assert sent == [
         {"seats": [{"name": "Ann", "kind": "human"}], "game": "some_game", "laps": 3, "seed": 4},
         {"seats": [{"name": "Ann", "kind": "human"}]},

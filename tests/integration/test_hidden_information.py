@@ -60,6 +60,8 @@ def play_and_record(base: str, seed: int) -> hidden.Table:
     creation: dict[str, Any] = {"seats": seats, "starting_lives": 2, "seed": seed}
     if seed % 2:  # half the matches with a clock: its events and views go through the scan
         creation["clock"] = {}
+    else:  # the other half with the creator's entropy for the first deck (docs/API.md "Fairness")
+        creation["entropy"] = rng.randbytes(32).hex()
     table = hidden.Table(base, creation)
     c, mid, tokens, record = table.client, table.mid, table.tokens, table.record
     for _ in range(400):
