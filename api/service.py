@@ -389,6 +389,9 @@ class MatchService:
         #: called after each commit that ends a match, with its id (the ratings projection,
         #: api/players.py); it must not raise: the match has ended whatever it does
         self.on_finished: Callable[[str], Awaitable[None]] | None = None
+        #: called after each commit that stores a clock's deadline, with it (this process's
+        #: clock sweeper, api/clocks.py, wakes for it instead of polling)
+        self.on_deadline: Callable[[dt.datetime], None] | None = None
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -558,6 +561,16 @@ class MatchService:
 
     # --- writes -----------------------------------------------------------------------------
 
+    async def _commit(
+        self, match_id: str, *, summary: MatchSummary, **kw: Any
+    ) -> list[StoredEvent]:
+        """The store's commit (``MatchStore.commit``); then whoever listens hears of the
+        deadline it stored."""
+        stored = await self.store.commit(match_id, summary=summary, **kw)
+        if summary.deadline is not None and self.on_deadline is not None:
+            self.on_deadline(summary.deadline)
+        return stored
+
     async def create(
         self,
         seats: list[SeatSpec] | list[NewSeat],
@@ -610,7 +623,7 @@ class MatchService:
             tokens = new_tokens(specs)
         hashes = {i: hash_token(t) for i, t in tokens.items()}
         all_events = [e for s in steps for e in s.events]
-        stored = await self.store.commit(
+        stored = await self._commit(
             match_id,
             expected_version=0,
             prev_hash=GENESIS_HASH,
@@ -768,7 +781,7 @@ class MatchService:
             steps = [*contribution, Step(command, f"seat:{seat}", events, game.name), *more]
             all_events = [e for s in steps for e in s.events]
             # a ConcurrencyError (someone appended first): the next attempt reloads and decides
-            stored = await self.store.commit(
+            stored = await self._commit(
                 match_id,
                 expected_version=state.version,
                 prev_hash=loaded.last_hash,
@@ -886,7 +899,7 @@ class MatchService:
             )
             # a ConcurrencyError (someone appended first): the next attempt reloads, and finds
             # the seat taken if the other append claimed it
-            stored = await self.store.commit(
+            stored = await self._commit(
                 match_id,
                 expected_version=state.version,
                 prev_hash=current.last_hash,
@@ -931,7 +944,7 @@ class MatchService:
             new_state, more = await self.bots.advance(new_state, loaded.seed, game)
             steps = [Step(command, "service", events, game.name), *more]
             all_events = [e for s in steps for e in s.events]
-            stored = await self.store.commit(
+            stored = await self._commit(
                 match_id,
                 expected_version=state.version,
                 prev_hash=loaded.last_hash,
