@@ -63,7 +63,7 @@ from domain.games import GAMES
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.9.0"
+API_VERSION = "0.10.0"
 
 #: the games this service hosts, as the API's description names them (from the registry)
 HOSTED_GAMES = ", ".join(f"{game.title} (`{game.name}`)" for game in GAMES.values())
@@ -177,9 +177,9 @@ def create_app(
         app.state.queue = queue = QueueService(QueueStore(engine), players, service)
         sweeper = asyncio.create_task(queue.run_sweeper(), name="cuccu-queue-sweeper")
         # due clocks of any match, whichever process set them (api/clocks.py)
-        clocks = asyncio.create_task(
-            ClockSweeper(ClockStore(engine), service).run(), name="cuccu-clock-sweeper"
-        )
+        clock_sweeper = ClockSweeper(ClockStore(engine), service)
+        service.on_deadline = clock_sweeper.note  # this process's deadlines wake it
+        clocks = asyncio.create_task(clock_sweeper.run(), name="cuccu-clock-sweeper")
         # appends each process's sealed results, and any left behind (api/transparency/store.py)
         appender = asyncio.create_task(result_log.run_appender()) if result_log else None
         try:

@@ -17,3 +17,8 @@ def as_datetime(ms: int | None) -> dt.datetime | None:
     if ms is None:
         return None
     return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
+
+
+def as_ms(moment: dt.datetime) -> int:
+    """A stored deadline (an aware datetime) as a clock time, ms since the epoch."""
+    return round(moment.timestamp() * 1000)

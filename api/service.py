@@ -19,7 +19,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import takewhile
 from typing import Any, Protocol, TypeVar
 
@@ -96,6 +96,8 @@ class MatchStore(MatchReader, Protocol):
         """A store on a read replica (``CUCCU_READ_DATABASE_URL``), or None."""
 
     async def seat_for_token(self, token_sha256: str) -> tuple[str, int] | None: ...
+
+    async def link_rematch(self, finished: str, rematch: str) -> None: ...
 
     async def replace_seat_token(self, match_id: str, seat: int, token_sha256: str) -> bool: ...
 
@@ -295,6 +297,21 @@ class Current:
     state: Any
     last_hash: str
     game: Game
+    #: the finished match this one is the rematch of (set at creation, never changed)
+    rematch_of: str | None = None
+    #: this finished match's rematch, as last read from its row (None: none, or not read:
+    #: it is asked for only once the match is over, see :meth:`MatchService.shown`)
+    rematch: str | None = None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A match as ``GET /matches/{id}`` shows it: its state and its rematch links."""
+
+    game: Game
+    state: Any
+    rematch_of: str | None
+    rematch: str | None
 
 
 @dataclass(frozen=True)
@@ -389,6 +406,9 @@ class MatchService:
         #: called after each commit that ends a match, with its id (the ratings projection,
         #: api/players.py); it must not raise: the match has ended whatever it does
         self.on_finished: Callable[[str], Awaitable[None]] | None = None
+        #: called after each commit that stores a clock's deadline, with it (this process's
+        #: clock sweeper, api/clocks.py, wakes for it instead of polling)
+        self.on_deadline: Callable[[dt.datetime], None] | None = None
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -415,13 +435,14 @@ class MatchService:
             game = by_name(record.game)
             stored = await self.store.load(match_id)
             state = game.fold([s.event_of(game) for s in stored], game.initial())
-            entry = Current(record.seed, state, stored[-1].hash if stored else GENESIS_HASH, game)
+            last = stored[-1].hash if stored else GENESIS_HASH
+            entry = Current(record.seed, state, last, game, record.rematch_of, record.rematch)
         elif refresh:
             newer = await self.store.load(match_id, after=entry.state.version)
             if newer:
                 game = entry.game
                 state = game.fold([s.event_of(game) for s in newer], entry.state)
-                entry = Current(entry.seed, state, newer[-1].hash, game)
+                entry = replace(entry, state=state, last_hash=newer[-1].hash)
         else:
             self._cache.move_to_end(match_id)
             return entry, False
@@ -435,6 +456,27 @@ class MatchService:
         """The match's game and its state now."""
         current = (await self.current(match_id))[0]
         return current.game, current.state
+
+    async def shown(self, match_id: str) -> Shown:
+        """The match's game and state now with its rematch links, for ``GET /matches/{id}``,
+        in the reads :meth:`current` makes anyway: one statement for a match this process
+        keeps.
+
+        A match that goes on has no rematch (one follows a finished match), and the match it
+        is the rematch of is kept from its row (written at creation, never changed). A
+        finished match has no newer events, so instead of them its row is read, for the
+        rematch someone may have asked for since, in any process.
+        """
+        kept = self._cache.get(match_id)
+        if kept is None or not kept.game.is_over(kept.state):
+            entry, _ = await self.current(match_id)
+            over = entry.game.is_over(entry.state)
+            if not over or kept is None:  # a first read took the links with the row
+                return Shown(entry.game, entry.state, entry.rematch_of, entry.rematch)
+            kept = entry  # ended since it was kept: its row may name a rematch already
+        record = await self.record(match_id)
+        entry = self._remember(match_id, replace(kept, rematch=record.rematch))
+        return Shown(entry.game, entry.state, entry.rematch_of, entry.rematch)
 
     def known_game(self, match_id: str) -> str | None:
         """The game of a match whose state this process keeps (None: not kept); no I/O."""
@@ -558,6 +600,16 @@ class MatchService:
 
     # --- writes -----------------------------------------------------------------------------
 
+    async def _commit(
+        self, match_id: str, *, summary: MatchSummary, **kw: Any
+    ) -> list[StoredEvent]:
+        """The store's commit (``MatchStore.commit``); then whoever listens hears of the
+        deadline it stored."""
+        stored = await self.store.commit(match_id, summary=summary, **kw)
+        if summary.deadline is not None and self.on_deadline is not None:
+            self.on_deadline(summary.deadline)
+        return stored
+
     async def create(
         self,
         seats: list[SeatSpec] | list[NewSeat],
@@ -570,6 +622,7 @@ class MatchService:
         clock: ClockSettings | None = None,
         match_id: str | None = None,
         entropy: str | None = None,
+        rematch_of: str | None = None,
     ) -> Created:
         """A new match of ``game`` with its ``options`` (the game's defaults for those left out).
 
@@ -577,6 +630,10 @@ class MatchService:
         seat (the creator holds their tokens) right after the service's commitment to that
         deck and before its deal. It is no part of the request's fingerprint: a retry that
         sends other bytes answers the match the first one made.
+
+        ``rematch_of``: the finished match this one is the rematch of (api/rematch.py), noted
+        on the new row; its seat tokens are not remembered by this process (each person's
+        rematch request replaces their seat's).
 
         With ``idempotency_key`` see :meth:`create_once`, which retries this on the
         ConcurrencyError of a twin request.
@@ -624,7 +681,7 @@ class MatchService:
             tokens = new_tokens(specs)
         hashes = {i: hash_token(t) for i, t in tokens.items()}
         all_events = [e for s in steps for e in s.events]
-        stored = await self.store.commit(
+        stored = await self._commit(
             match_id,
             expected_version=0,
             prev_hash=GENESIS_HASH,
@@ -638,15 +695,17 @@ class MatchService:
                 token_hashes=hashes,
                 game=hosted.name,
                 options=chosen,
+                rematch_of=rematch_of,
             ),
             seal_with=self._seal_with(state, hosted),
         )
         last_hash = stored[-1].hash if stored else GENESIS_HASH
-        self._remember(match_id, Current(seed, state, last_hash, hosted))
-        if len(self._issued) + len(tokens) > ISSUED_TOKENS:
-            self._issued.clear()
-        for seat, token_hash in hashes.items():
-            self._issued[token_hash] = (match_id, seat)
+        self._remember(match_id, Current(seed, state, last_hash, hosted, rematch_of))
+        if rematch_of is None:  # a rematch's tokens are replaced by its people's requests
+            if len(self._issued) + len(tokens) > ISSUED_TOKENS:
+                self._issued.clear()
+            for seat, token_hash in hashes.items():
+                self._issued[token_hash] = (match_id, seat)
         crash_point(CRASH_AFTER_FINAL_COMMIT, armed=hosted.is_over(state))
         self._ended(hosted.is_over(state))
         return Created(match_id, tokens, state, list(enumerate(all_events, start=1)), hosted)
@@ -782,7 +841,7 @@ class MatchService:
             steps = [*contribution, Step(command, f"seat:{seat}", events, game.name), *more]
             all_events = [e for s in steps for e in s.events]
             # a ConcurrencyError (someone appended first): the next attempt reloads and decides
-            stored = await self.store.commit(
+            stored = await self._commit(
                 match_id,
                 expected_version=state.version,
                 prev_hash=loaded.last_hash,
@@ -800,7 +859,7 @@ class MatchService:
                 seal_with=self._seal_with(new_state, game),
             )  # fmt: skip
             last_hash = stored[-1].hash if stored else loaded.last_hash
-            self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
+            self._remember(match_id, replace(loaded, state=new_state, last_hash=last_hash))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             self._ended(game.is_over(new_state))
             if self.on_finished is not None and game.is_over(new_state):
@@ -900,7 +959,7 @@ class MatchService:
             )
             # a ConcurrencyError (someone appended first): the next attempt reloads, and finds
             # the seat taken if the other append claimed it
-            stored = await self.store.commit(
+            stored = await self._commit(
                 match_id,
                 expected_version=state.version,
                 prev_hash=current.last_hash,
@@ -912,7 +971,7 @@ class MatchService:
                 seal_with=self._seal_with(new_state, game),
             )
             last_hash = stored[-1].hash if stored else current.last_hash
-            self._remember(match_id, Current(current.seed, new_state, last_hash, game))
+            self._remember(match_id, replace(current, state=new_state, last_hash=last_hash))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             self._ended(game.is_over(new_state))
             if self.on_finished is not None and game.is_over(new_state):
@@ -945,7 +1004,7 @@ class MatchService:
             new_state, more = await self.bots.advance(new_state, loaded.seed, game)
             steps = [Step(command, "service", events, game.name), *more]
             all_events = [e for s in steps for e in s.events]
-            stored = await self.store.commit(
+            stored = await self._commit(
                 match_id,
                 expected_version=state.version,
                 prev_hash=loaded.last_hash,
@@ -955,7 +1014,7 @@ class MatchService:
                 seal_with=self._seal_with(new_state, game),
             )
             last_hash = stored[-1].hash if stored else loaded.last_hash
-            self._remember(match_id, Current(loaded.seed, new_state, last_hash, game))
+            self._remember(match_id, replace(loaded, state=new_state, last_hash=last_hash))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             self._ended(game.is_over(new_state))
             if self.on_finished is not None and game.is_over(new_state):

@@ -31,6 +31,7 @@ from msgspec import Meta
 from msgspec.structs import replace
 
 from domain.audit_record import AuditRecord, CheckFailed, GameAudit, GameCheck
+from domain.entropy import CODEC as ENTROPY_CODEC
 from domain.entropy import is_entropy
 from domain.errors import DomainError, ErrorKind
 from domain.event_codec import EventCodec, event_type
@@ -150,6 +151,20 @@ CLOCK_EVENT_TYPES: Final = frozenset(CLOCK_CODEC.classes)
 
 def is_clock_event(event: Any) -> bool:
     return type(event) in _CLOCK_SET
+
+
+#: the tags of the events a log may hold that are no game's own: the clock's and the decks'
+#: entropy protocol's (domain/entropy.py), which every game is wrapped with
+NOT_THE_GAMES: Final[frozenset[str]] = CLOCK_EVENT_TYPES | frozenset(ENTROPY_CODEC.classes)
+
+
+def is_game_event(event: Any) -> bool:
+    """Whether ``event`` is one of the game's own: a decoded event (by its class) or an event's
+    tag (its ``type``, as a log page shows it). The clock's and the entropy's are not: a
+    replay or a seat's catch-up folds only the game's own, the audit reads them all."""
+    if isinstance(event, str):
+        return event not in NOT_THE_GAMES
+    return not (is_clock_event(event) or is_entropy(event))
 
 
 # --- commands: what the host sends ------------------------------------------------------------

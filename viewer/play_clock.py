@@ -18,12 +18,9 @@ from typing import Any, Final
 import streamlit as st
 
 from api.client import EventOut
-from domain.clock import CLOCK_CLASSES
-from domain.entropy import CODEC as ENTROPY_CODEC
+from domain.clock import is_game_event
 from viewer.ui import T
 
-#: the clock's event types in a log (``clock_started``, ``decision_opened``, …)
-CLOCK_EVENT_TYPES: Final = frozenset(str(c.__struct_config__.tag) for c in CLOCK_CLASSES)
 DEFAULT_SECONDS: Final = 60  # the API's own default per decision
 
 
@@ -33,14 +30,10 @@ def clock_in(answer: Mapping[str, Any]) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-#: event types that belong to no game: the clock's and the shared entropy protocol's
-NOT_THE_GAMES: Final = CLOCK_EVENT_TYPES | frozenset(ENTROPY_CODEC.classes)
-
-
 def game_events(outs: Iterable[EventOut]) -> Iterator[EventOut]:
     """The game's own events among a log page's (``EventOut``): the clock's and the decks'
     entropy (no move at the table; the Audit page shows it) are left out."""
-    return (out for out in outs if out["event"].get("type") not in NOT_THE_GAMES)
+    return (out for out in outs if is_game_event(str(out["event"].get("type", ""))))
 
 
 # --- the new match's form ----------------------------------------------------------------------

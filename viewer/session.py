@@ -12,8 +12,7 @@ from api.signing import SealCheck, check_seal
 from api.transparency.note import NoteVerifier
 from api.transparency.verify import LogCheck, check_inclusion
 from domain.audit import AuditRecord, AuditReport, audit, chain, parse_export
-from domain.clock import is_clock_event
-from domain.entropy import is_entropy
+from domain.clock import is_game_event
 from viewer.games import PRESENTATIONS, game_of
 from viewer.games.steps import Steps
 
@@ -44,7 +43,7 @@ def build(label: str, records: Sequence[AuditRecord], match_id: str | None = Non
     game = game_of([r.event for r in records[:1]])
     # a clock's events (domain/clock.py) and the decks' entropy (domain/entropy.py) are no
     # game's: the replay steps through the game's own, the audit reads them all
-    own = [r for r in records if not (is_clock_event(r.event) or is_entropy(r.event))]
+    own = [r for r in records if is_game_event(r.event)]
     replay = PRESENTATIONS[game].replay(own)
     return OpenMatch(label, match_id, records, replay, audit(records), game)
 

@@ -51,7 +51,7 @@ from api.rematch import rematch
 from api.service import InvalidRequest, MatchService, MissingToken, NewSeat
 from api.settings import Settings
 from api.store import MatchRecord, StoredEvent, StoreUnavailable
-from api.store.rematches import RematchStore
+from domain.errors import DomainError
 from domain.games import DEFAULT_GAME, GAMES, Game, by_name
 
 T = TypeVar("T")
@@ -397,13 +397,8 @@ class MatchController(Controller):
         service = service_in(state)
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=False)
-        game, now = await service.game_state(match_id)
-        # a rematch's links both ways (api/rematch.py): one read of the match's row by its key
-        # (a store with no database, as the benches' in-memory one, has no rematches)
-        engine = getattr(service.store, "engine", None)
-        rematch_of, rematch_id = (
-            (None, None) if engine is None else await RematchStore(engine).links(match_id)
-        )
+        shown = await service.shown(match_id)  # with its rematch links, in the same reads
+        game, now = shown.game, shown.state
         return MatchOut(
             match_id=match_id,
             version=now.version,
@@ -411,8 +406,8 @@ class MatchController(Controller):
             view=view_of(game, now, seat),
             game=game.name,
             clock=clock_out(now),
-            rematch_of=rematch_of,
-            rematch=rematch_id,
+            rematch_of=shown.rematch_of,
+            rematch=shown.rematch,
         )
 
     @post(
@@ -491,7 +486,9 @@ class MatchController(Controller):
             "the seat is claimed as that account: its id is stored in the claim's event "
             "metadata, and the finished match is rated; an unknown or revoked key is 401 "
             "`unknown-key`, an account already at another seat of the match 409 "
-            "`already-seated`. With "
+            "`already-seated`. The open seats of a rematch are kept for the people of the "
+            "match it follows (`POST /matches/{id}/rematch`): claiming one is 409 "
+            "`seat-taken`. With "
             "`Idempotency-Key`, a retry with the same key and name (say, after a lost answer) "
             "gives the same 201 answer, marked `Idempotent-Replayed: true`, with a NEW token "
             "for the seat that replaces the first one (only a hash of it is kept); the same key "
@@ -539,7 +536,14 @@ class MatchController(Controller):
         ] = None,
     ) -> Response[ClaimedSeat]:
         service = service_in(state)
-        await service.ensure_exists(match_id)
+        follows = (await service.record(match_id)).rematch_of
+        if follows is not None:
+            # its open seats are kept for the people of the finished match (api/rematch.py)
+            raise DomainError(
+                "seat_taken",
+                "the seats of a rematch are kept for the people of the match it follows: "
+                f"they take them with POST /matches/{follows}/rematch",
+            )
         if authorization is None:
             played = await service.claim(
                 match_id, seat, data.name, idempotency_key, entropy=data.entropy
@@ -573,7 +577,10 @@ class MatchController(Controller):
             "and seats again, the next seat dealing first. The first request creates it "
             "(201); each other person gets their own seat by sending the same request with "
             "their own token (200). The answer is the caller's new seat token, shown only "
-            'here. 409 `match-not-finished` before the end. See docs/API.md, "Rematches".'
+            "here; asking again gives a new one, which replaces it. A seat that was claimed "
+            "is kept open for its person, whose request claims it, as the player account "
+            "that claimed it in the finished match if one did (so the rematch is rated "
+            'too). 409 `match-not-finished` before the end. See docs/API.md, "Rematches".'
         ),
         status_code=201,
         responses=responses(401, 403, 404, 409, 422, 503),
@@ -586,8 +593,7 @@ class MatchController(Controller):
         await service.ensure_exists(match_id)
         seat = await caller_seat(service, match_id, authorization, required=True)
         assert seat is not None
-        links = RematchStore(service.store.engine)  # type: ignore[attr-defined]
-        found = await rematch(service, links, match_id, seat)
+        found = await rematch(service, match_id, seat)
         game = by_name(found.game)
         body = RematchOut(
             match_id=found.match_id,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -27,22 +28,39 @@ from api.store import tables as t
 CLOCK_LOCK_CLASS = 0x636C6B  # "clk"
 
 
+@dataclass(frozen=True)
+class Ahead:
+    #: the matches due now, earliest first
+    due: list[str]
+    #: the earliest deadline of the others (None: no other clock runs)
+    next: dt.datetime | None
+
+
+def _aware(stamp: dt.datetime) -> dt.datetime:
+    """SQLite hands back naive datetimes; every stored deadline is UTC."""
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=dt.UTC)
+
+
 class ClockStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.is_postgres = engine.dialect.name == "postgresql"
 
-    async def due(self, now: dt.datetime, limit: int = 50) -> list[str]:
-        """The ids of matches whose clock's deadline is ``now`` or earlier, earliest first."""
+    async def ahead(self, now: dt.datetime, limit: int = 50) -> Ahead:
+        """Up to ``limit`` matches due at ``now``, and the deadline after them, in one read of
+        the deadline index (the earliest ``limit + 1`` deadlines)."""
         m = t.matches
         query = (
-            sa.select(m.c.id)
-            .where(m.c.deadline.is_not(None), m.c.deadline <= now)
+            sa.select(m.c.id, m.c.deadline)
+            .where(m.c.deadline.is_not(None))
             .order_by(m.c.deadline)
-            .limit(limit)
+            .limit(limit + 1)
         )
         async with self.engine.connect() as conn:
-            return list((await conn.execute(query)).scalars())
+            rows = (await conn.execute(query)).all()
+        due = [r.id for r in rows[:limit] if _aware(r.deadline) <= now]
+        later = rows[len(due)] if len(due) < len(rows) else None
+        return Ahead(due, None if later is None else _aware(later.deadline))
 
     @asynccontextmanager
     async def claimed(self, match_id: str) -> AsyncIterator[bool]:

@@ -137,7 +137,9 @@ class EventStore:
 
         ``open_seats``: True for matches waiting for seats to be claimed (the lobby), False for
         the others. A match has open seats exactly while it is between rounds before its first
-        round: the service deals round 1 in the transaction that fills the last seat.
+        round: the service deals round 1 in the transaction that fills the last seat. A
+        rematch waiting for its people is in neither list: its open seats are kept for the
+        people of the match it follows (api/rematch.py), not offered to anyone.
         """
         m = t.matches
         query = sa.select(m).order_by(m.c.created_at.desc(), m.c.id.desc()).limit(limit)
@@ -145,7 +147,8 @@ class EventStore:
             query = query.where(m.c.status == status)
         if open_seats is not None:
             waiting = sa.and_(m.c.status == "between_rounds", m.c.rounds == 0)
-            query = query.where(waiting if open_seats else sa.not_(waiting))
+            lobby = sa.and_(waiting, m.c.rematch_of.is_(None))
+            query = query.where(lobby if open_seats else sa.not_(waiting))
         if before is not None:
             created, mid = before
             # a row-value comparison, so that the (created_at, id) indexes seek to the cursor
@@ -158,28 +161,31 @@ class EventStore:
         """The (match id, seat) of a token, or None for an unknown (or replaced) token.
 
         Most tokens never change hands, and are remembered per process once seen (not the
-        unknown ones, which may be claimed later). The exception is a seat claimed with an
-        ``Idempotency-Key``: a retry of that claim replaces its token, in whichever API
-        process receives the retry, and a token remembered by another process would keep
-        working there. So the lookup also tells whether the seat has such a claim record (it
-        is written in the transaction that stores the seat's first token, so it is always
-        seen with it): those tokens are never remembered, and are checked against the store
-        on every request, which is correct with any number of processes.
+        unknown ones, which may be claimed later). Two kinds of seats have replaceable tokens:
+        a seat claimed with an ``Idempotency-Key`` (a retry of that claim replaces its token)
+        and a seat of a rematch (each rematch request of its person issues a new one,
+        api/rematch.py). Either replacement happens in whichever API process receives the
+        request, and a token remembered by another process would keep working there. So the
+        lookup also tells whether the seat is of either kind (the claim record is written in
+        the transaction that stores the seat's first token, and a rematch's link with its
+        row, so each is always seen with the token): those tokens are never remembered, and
+        are checked against the store on every request, which is correct with any number of
+        processes.
         """
         cached = self._tokens.get(token_sha256)
         if cached is not None:
             return cached
         st = t.seat_tokens
         ik = t.idempotency_keys
-        replaceable = (
-            sa.exists()
-            .where(
+        m = t.matches
+        replaceable = sa.or_(
+            sa.exists().where(
                 ik.c.match_id == st.c.match_id,
                 ik.c.seat == st.c.seat,
                 ik.c.fingerprint.startswith(CLAIM_FINGERPRINT_PREFIX, autoescape=True),
-            )
-            .label("replaceable")
-        )
+            ),
+            sa.exists().where(m.c.id == st.c.match_id, m.c.rematch_of.is_not(None)),
+        ).label("replaceable")
         row = await self._first(
             sa.select(st.c.match_id, st.c.seat, replaceable).where(
                 st.c.token_sha256 == token_sha256
@@ -195,10 +201,12 @@ class EventStore:
         return found
 
     async def replace_seat_token(self, match_id: str, seat: int, token_sha256: str) -> bool:
-        """Give a claimed seat a new token (a replayed claim); the old one stops working.
+        """Give a seat a new token (a replayed claim, a rematch request); the old one stops
+        working.
 
         False if the seat has no token. The old token is not in any process's memory:
-        :meth:`seat_for_token` never remembers the tokens of seats claimed with a key.
+        :meth:`seat_for_token` never remembers the tokens of seats claimed with a key, nor
+        those of a rematch's seats.
         """
         st = t.seat_tokens
         try:
@@ -211,6 +219,20 @@ class EventStore:
                 return bool(result.rowcount == 1)
         except IntegrityError as exc:  # pragma: no cover - a 256-bit token collision
             raise ConcurrencyError(str(exc.orig)) from exc
+        except (DBAPIError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def link_rematch(self, finished: str, rematch: str) -> None:
+        """Note on the finished match's row the rematch that follows it (idempotent; the
+        rematch's own row names the finished match from its creation, ``NewMatch``)."""
+        m = t.matches
+        try:
+            async with write_transaction(self.engine) as conn:
+                await conn.execute(
+                    sa.update(m)
+                    .where(m.c.id == finished, m.c.rematch.is_(None))
+                    .values(rematch=rematch)
+                )
         except (DBAPIError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 

@@ -113,6 +113,8 @@ class NewMatch:
         return int(self.options.get("starting_lives", 0))
 
     token_hashes: Mapping[int, str] = field(default_factory=dict)
+    #: the finished match this one is the rematch of (api/rematch.py), written with its row
+    rematch_of: str | None = None
 
 
 @dataclass(frozen=True)

@@ -261,6 +261,8 @@ class Writers:
                 starting_lives=new_match.starting_lives,
                 seed=new_match.seed,
             )
+            if new_match.rematch_of is not None:
+                params["rematch_of"] = new_match.rematch_of
             token_hashes = sorted(new_match.token_hashes.items())
         columns = tuple(k for k in params if not k.startswith("_"))
         params["events"] = _event_rows(chained)

@@ -105,6 +105,7 @@ async def commit_transaction(
                         options=dict(new_match.options),
                         starting_lives=new_match.starting_lives,
                         seed=new_match.seed,
+                        rematch_of=new_match.rematch_of,
                         **summary_values,
                     )
                     await conn.execute(insert.returning(*notify) if notify else insert)

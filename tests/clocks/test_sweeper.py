@@ -6,6 +6,8 @@ and without it (the event store's optimistic lock alone)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import datetime as dt
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,10 +17,11 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.cli import main
-from api.clocks import ClockSweeper
+from api.clock_time import now_ms
+from api.clocks import MAX_SLEEP, ClockSweeper
 from api.service import MatchService, NewSeat
 from api.store import EventStore, create_engine, upgrade
-from api.store.clocks import ClockStore
+from api.store.clocks import Ahead, ClockStore
 from domain.clock import ClockSettings, DecisionOpened, DecisionTimedOut, SeatAbandoned, due
 
 TABLE = [NewSeat("Ann"), NewSeat("Bo"), NewSeat("Cy", "bot", "basic")]
@@ -162,3 +165,75 @@ async def test_a_match_played_out_by_timeouts_exports_and_verifies(
     lines[i] = re.sub(r'(deadline\\*":)(\d)', r"\g<1>1\2", lines[i], count=1)
     path.write_text("\n".join(lines) + "\n")
     assert main(["verify", "--allow-unsigned", str(path)]) == 1
+
+
+class Counted(ClockStore):
+    """A clock store that counts the sweeps that read it."""
+
+    sweeps = 0
+
+    async def ahead(self, now: dt.datetime, limit: int = 50) -> Ahead:
+        self.sweeps += 1
+        return await super().ahead(now, limit)
+
+
+async def applied_at(service: MatchService, match_id: str, within: float) -> int:
+    """The time (ms) the match's first timeout was seen stored, polling for ``within`` s."""
+    for _ in range(int(within * 20)):
+        if await timed_out(service, match_id):
+            return now_ms()
+        await asyncio.sleep(0.05)
+    raise AssertionError("no timeout applied")
+
+
+@asynccontextmanager
+async def running(sweeper: ClockSweeper) -> AsyncIterator[None]:
+    task = asyncio.create_task(sweeper.run())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+FIVE_SECONDS = ClockSettings(per_decision=5, reserve=0, increment=0, abandon_after=3)
+
+
+async def test_a_sweeper_sleeps_until_the_deadline_its_process_stored(
+    engines: tuple[AsyncEngine, AsyncEngine],
+) -> None:
+    """Idle, it would sleep a minute (``max_sleep``); the creation's deadline wakes it to
+    re-plan, and it sweeps at the deadline, not every half second."""
+    service = MatchService(EventStore(engines[0]))
+    store = Counted(engines[0])
+    sweeper = ClockSweeper(store, service, max_sleep=60)
+    service.on_deadline = sweeper.note
+    async with running(sweeper):
+        await asyncio.sleep(0.3)  # swept once, found no clock: asleep for a minute
+        created = await service.create(TABLE, seed=1, clock=FIVE_SECONDS, game="cuccu")
+        deadline = due(created.state)
+        assert deadline is not None
+        landed = await applied_at(service, created.match_id, within=10)
+    assert deadline <= landed <= deadline + 500
+    assert store.sweeps <= 3, f"{store.sweeps} sweeps in five seconds"
+
+
+async def test_a_deadline_another_process_stored_lands_within_max_sleep(
+    engines: tuple[AsyncEngine, AsyncEngine],
+) -> None:
+    """A sweeper hears nothing of another process's deadlines: it looks at least every
+    MAX_SLEEP seconds (docs/API.md, "Clocks")."""
+    creator = MatchService(EventStore(engines[0]))  # no sweeper of its own
+    service = MatchService(EventStore(engines[1]))
+    store = Counted(engines[1])
+    sweeper = ClockSweeper(store, service)
+    service.on_deadline = sweeper.note
+    async with running(sweeper):
+        await asyncio.sleep(0.3)
+        created = await creator.create(TABLE, seed=1, clock=FIVE_SECONDS, game="cuccu")
+        deadline = due(created.state)
+        assert deadline is not None
+        landed = await applied_at(creator, created.match_id, within=10)
+    assert deadline <= landed <= deadline + MAX_SLEEP * 1000 + 500
+    assert store.sweeps <= 6, f"{store.sweeps} sweeps in five seconds"

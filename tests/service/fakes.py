@@ -67,7 +67,10 @@ class InMemoryStore:
         rows = [m for m in rows if status is None or m.status == status]
         if open_seats is not None:
             rows = [
-                m for m in rows if (m.status == "between_rounds" and m.rounds == 0) == open_seats
+                m
+                for m in rows
+                if (m.status == "between_rounds" and m.rounds == 0) == open_seats
+                and not (open_seats and m.rematch_of is not None)  # kept for their people
             ]
         if before is not None:
             rows = [m for m in rows if (m.created_at, m.id) < before]
@@ -83,6 +86,11 @@ class InMemoryStore:
         del self.tokens[old[0]]
         self.tokens[token_sha256] = (match_id, seat)
         return True
+
+    async def link_rematch(self, finished: str, rematch: str) -> None:
+        record = self.matches[finished]
+        if record.rematch is None:
+            self.matches[finished] = dataclasses.replace(record, rematch=rematch)
 
     async def get_idempotency(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
         return self.keys.get((match_id, seat, key))
@@ -146,6 +154,7 @@ class InMemoryStore:
                 seats=new_match.seats, rounds=summary.rounds, version=summary.version,
                 seed=new_match.seed, game=new_match.game, options=dict(new_match.options),
                 standing=summary.standing, winners=summary.winners,
+                rematch_of=new_match.rematch_of,
             )  # fmt: skip
         else:
             assert record is not None
