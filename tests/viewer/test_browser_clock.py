@@ -11,11 +11,13 @@ import re
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import settle
+from tests.viewer.browser import TIMEOUT_MS, settle
 from tests.viewer.support import Api
+from tests.viewer.test_browser_table import DESKTOP, MEASURE, MIN_TEXT_PX, _overlapping
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -97,6 +99,47 @@ def test_each_seats_clock_counts_down_on_its_box_without_a_rerun(
             assert outer is not None and inner is not None
             bottom = outer["y"] + outer["height"] + 0.5
             assert inner["y"] + inner["height"] <= bottom, (outer, inner)
+    finally:
+        context.close()
+
+
+# every clock's rectangle and its seat box's: a clock cut off by its box would end below it
+CLOCKS_IN_BOXES = """() => [...document.querySelectorAll('.ct-board .ct-seat')].map(s => {
+    const c = s.querySelector('.ct-clock');
+    return c ? [s.getBoundingClientRect().bottom, c.getBoundingClientRect().bottom] : null;
+})"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_clocked_tables_keep_their_seats_apart_and_legible(
+    service: tuple[Api, str], browser: Any, viewport: dict[str, int]
+) -> None:
+    """In French (longer words than English), at several seat counts: every seat has its clock
+    inside its box, no two boxes overlap, no letter is under 11 px, none leaves the screen."""
+    _, viewer = service
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        for seats in (3, 6, 12):
+            page.goto(f"{viewer}/play?lang=fr")
+            expect(page.locator(".st-key-play_seats input")).to_be_visible()
+            settle(page)
+            page.locator(".st-key-play_seats input").fill(str(seats))
+            page.locator(".st-key-play_clock label").click()
+            settle(page)
+            page.locator('[data-testid="stFormSubmitButton"] button').click()
+            expect(page.locator(".ct-board .ct-seat .ct-clock")).to_have_count(seats)
+            settle(page)
+            found = page.evaluate(MEASURE)
+            assert len(found["seats"]) == seats
+            assert not _overlapping(found["seats"]), (seats, found["seats"])
+            assert found["smallest"] >= MIN_TEXT_PX, (seats, found["smallest"])
+            assert all(b[0] >= 0 and b[2] <= viewport["width"] for b in found["seats"]), found
+            for box_bottom, clock_bottom in page.evaluate(CLOCKS_IN_BOXES):
+                assert clock_bottom <= box_bottom + 0.5, (seats, box_bottom, clock_bottom)
+            page.get_by_role("button", name="Quitter cette partie").click()
+            settle(page)
     finally:
         context.close()
 
