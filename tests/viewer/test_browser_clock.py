@@ -39,9 +39,21 @@ def _match_id(page: Page) -> str:
     return found.group(1)
 
 
+def _open_play(page: Page, url: str) -> None:
+    """``page.goto(url)``, once more if the form is not drawn within 30 s (as ``open_app``,
+    whose sidebar a phone keeps folded: a first load on a busy machine may never finish)."""
+    for attempt in (1, 2):
+        page.goto(url)
+        try:
+            page.locator(".st-key-play_seats input").wait_for(timeout=30_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+
+
 def _start(page: Page, viewer: str, *, lives: int, seconds: int, reserve: int | None) -> None:
-    page.goto(f"{viewer}/play")  # (a phone's sidebar starts folded: open_app waits for it)
-    expect(page.get_by_label("Lives each")).to_be_visible()
+    _open_play(page, f"{viewer}/play")
     settle(page)
     page.get_by_label("Lives each").fill(str(lives))
     page.get_by_label("Seats at the table (you and the bots)").fill("2")
@@ -122,8 +134,7 @@ def test_clocked_tables_keep_their_seats_apart_and_legible(
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         for seats in (3, 6, 12):
-            page.goto(f"{viewer}/play?lang=fr")
-            expect(page.locator(".st-key-play_seats input")).to_be_visible()
+            _open_play(page, f"{viewer}/play?lang=fr")
             settle(page)
             page.locator(".st-key-play_seats input").fill(str(seats))
             page.locator(".st-key-play_clock label").click()
