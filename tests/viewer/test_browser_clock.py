@@ -81,6 +81,9 @@ def test_each_seats_clock_counts_down_on_its_box_without_a_rerun(
         expect(clocks).to_have_count(2)  # one a seat, on its box
         expect(page.locator(".ct-seat", has_text="reserve 5:00")).to_have_count(2)
         expect(page.locator('.ct-seat .ct-clock[data-deciding="1"]')).to_have_count(1)
+        # a screen reader hears each seat's clock with the rest of its box
+        expect(page.locator('.ct-seat[aria-label*="reserve 5:"]')).to_have_count(2)
+        expect(page.locator('.ct-seat[aria-label*=" to decide"]')).to_have_count(1)
         expect(page.get_by_text("Clock (40 s per decision)")).to_be_visible()
         sent: list[object] = []
         page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))

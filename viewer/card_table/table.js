@@ -23,6 +23,7 @@ const GAP = 6;
 const CLOCK_H = 50; // a clocked seat's lines on the oval (the first may wrap once)
 const RESUME_H = 30; // and its "take it back" button
 const CLOCKS = new WeakMap(); // a seat's .ct-clock node -> its clock data
+const LABELS = new WeakMap(); // a clocked seat's box -> its words but the clock's
 const EXPIRED_AFTER_MS = 1500; // the service applies a timeout up to ~0.5 s after its deadline
 const ASK_AGAIN_MS = 5000;
 
@@ -124,6 +125,10 @@ function tick(state) {
     if (left && at.left !== null) left.textContent = clockTime(at.left);
     const reserve = node.querySelector(".ct-clock-reserve .ct-time");
     if (reserve) reserve.textContent = clockTime(at.reserve);
+    const seat = node.closest(".ct-seat");
+    if (seat && LABELS.has(seat)) { // a screen reader reads the time as it is now
+      seat.setAttribute("aria-label", [LABELS.get(seat), ...clockWords(ck, now)].join(", "));
+    }
     const late = at.left !== null && !ck.abandoned && -at.left > EXPIRED_AFTER_MS;
     if (late && state.trigger && now - (state.asked || 0) > ASK_AGAIN_MS) {
       state.asked = now;
@@ -164,8 +169,12 @@ function seatNode(seat) {
   node.appendChild(words);
   if (seat.note) node.appendChild(el("div", "ct-note", seat.note));
   const label = [seat.n, seat.t, ...seat.b.map((b) => b[1]), seat.card[1] || seat.card[0]];
-  if (seat.ck) label.push(...clockWords(seat.ck, Date.now()));
   node.setAttribute("aria-label", label.filter(Boolean).join(", "));
+  if (seat.ck) {
+    const words = node.getAttribute("aria-label");
+    LABELS.set(node, words);
+    node.setAttribute("aria-label", [words, ...clockWords(seat.ck, Date.now())].join(", "));
+  }
   return node;
 }
 
