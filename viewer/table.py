@@ -58,6 +58,22 @@ class CardFace:
 
 
 @dataclass(frozen=True)
+class SeatClockDrawing:
+    """A seat's clock as the table draws it. Its times are absolute (ms since the epoch), so the
+    browser counts down by itself between two answers; its words are already translated, with
+    ``{time}`` where the time goes."""
+
+    reserve_ms: int  # the reserve left as of the last answer
+    deadline_ms: int | None = None  # the pending decision's deadline, if this seat may answer it
+    reserve_from_ms: int | None = None  # when this seat's reserve starts to run down
+    abandoned: bool = False  # a stand-in bot plays the seat
+    left_words: str = ""  # "{time} to decide"
+    reserve_words: str = ""  # "reserve {time}"
+    abandoned_words: str = ""  # "a bot plays"
+    resume_words: str = ""  # the button that takes the seat back: the viewer's own seat only
+
+
+@dataclass(frozen=True)
 class SeatDrawing:
     seat: int
     name: str
@@ -70,6 +86,7 @@ class SeatDrawing:
     deciding: bool = False
     faded: bool = False  # sits out
     note: str = ""  # an action on this seat alone, e.g. "loses a life"
+    clock: SeatClockDrawing | None = None  # a clocked match's, in Play
 
 
 @dataclass(frozen=True)

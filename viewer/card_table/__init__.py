@@ -11,19 +11,24 @@ them itself (buttons, a slider, the keyboard), without a Streamlit rerun per ste
 sent is exactly what the page would have drawn: each game builds its steps from the public view
 of the log (a finished log shows every card; an unfinished one only what a spectator sees), and
 Play sends one step built from the seat's own view.
+
+In a clocked match each seat may carry a clock (``SeatDrawing.clock``): absolute times, which
+the browser counts down on the seat's box by itself. When a deadline it shows has passed it
+asks Python once (``on_expired``) to catch up on what the service did meanwhile; a seat's
+"take it back" button asks ``on_resume``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
 import streamlit as st
 
-from viewer.table import CardFace, SeatDrawing, TableDrawing
+from viewer.table import CardFace, SeatClockDrawing, SeatDrawing, TableDrawing
 
 HERE: Final = Path(__file__).resolve().parent
 NAME: Final = "cuccu_card_table"
@@ -44,13 +49,21 @@ def _card(face: CardFace) -> list[str]:
     return [face.corner if state == "up" else "", face.name, state]
 
 
+def clock_data(clock: SeatClockDrawing | None) -> dict[str, Any] | None:
+    """A seat's clock as the component reads it (``ck`` in table.js), or None."""
+    return None if clock is None else asdict(clock)
+
+
 def _seat(seat: SeatDrawing) -> dict[str, Any]:
     hearts = [seat.counter, seat.counter_max] if 0 < seat.counter_max <= 10 else None
-    return {
+    found = {
         "seat": seat.seat, "n": seat.name, "card": _card(seat.card), "t": seat.counter_text,
         "hearts": hearts, "b": [["m", m] for m in seat.markers], "hl": seat.highlight,
         "dc": seat.deciding, "fd": seat.faded, "note": seat.note,
     }  # fmt: skip
+    if seat.clock is not None:  # only in Play: a replay's steps stay as small as they were
+        found["ck"] = clock_data(seat.clock)
+    return found
 
 
 def drawing_data(table: TableDrawing) -> dict[str, Any]:
@@ -95,11 +108,20 @@ def compact(steps: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
-def table(drawing: TableDrawing, *, key: str, scroll: bool = False) -> None:
-    """One table (Play): ``scroll`` brings it into view once (after Start)."""
+def _nothing() -> None:
+    """A trigger nobody listens to (a table without clocks)."""
+
+
+def table(drawing: TableDrawing, *, key: str, scroll: bool = False,
+          on_expired: Callable[[], None] = _nothing,
+          on_resume: Callable[[], None] = _nothing) -> None:  # fmt: skip
+    """One table (Play): ``scroll`` brings it into view once (after Start). ``on_expired`` runs
+    (then the page) once a deadline a seat's clock shows has passed; ``on_resume`` when the
+    person presses their abandoned seat's "take it back" button."""
     data = {"mode": "play", "key": key, "steps": [{"t": drawing_data(drawing)}],
             "scroll": scroll}  # fmt: skip
-    _component()(data=data, key=f"card_table_{key}", width="stretch")
+    _component()(data=data, key=f"card_table_{key}", width="stretch",
+                 on_expired_change=on_expired, on_resume_change=on_resume)  # fmt: skip
 
 
 def replay(steps: Sequence[dict[str, Any]], *, key: str, start: int, labels: dict[str, str],

@@ -5,6 +5,8 @@
 // translated; this file only places and draws it. In "replay" mode it receives every step of
 // a match at once and steps among them itself (buttons, slider, keys), with no Streamlit rerun:
 // the step shown is kept in the address bar (?event=N), so a copied link opens it again.
+// A seat may carry a clock (ck): absolute times, counted down here every quarter second with
+// no Streamlit rerun; once a deadline shown has passed, Python is asked to catch up (expired).
 
 const STATES = new WeakMap(); // parentElement -> this instance's state
 const ARROW_COLOURS = {
@@ -18,6 +20,12 @@ const ARROW_DASHES = {
 const OVAL_BOX = { w: 104, h: 166 }; // a seat on the oval: narrowest, so never under 11 px text
 const GRID_MIN = 168; // a seat's column in the compact grid
 const GAP = 6;
+const CLOCK_H = 50; // a clocked seat's lines on the oval (the first may wrap once)
+const RESUME_H = 30; // and its "take it back" button
+const CLOCKS = new WeakMap(); // a seat's .ct-clock node -> its clock data
+const LABELS = new WeakMap(); // a clocked seat's box -> its words but the clock's
+const EXPIRED_AFTER_MS = 1500; // the service applies a timeout up to ~0.5 s after its deadline
+const ASK_AGAIN_MS = 5000;
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -49,6 +57,86 @@ function cardNode(card) {
   return node;
 }
 
+function clockTime(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const pad = (v) => String(v).padStart(2, "0");
+  return h ? `${h}:${pad(m)}:${pad(total % 60)}` : `${m}:${pad(total % 60)}`;
+}
+
+// The times a clock shows at `now` (ms): to the deadline, and the reserve, which runs down
+// once the decision's own time is up.
+function clockAt(ck, now) {
+  const left = ck.deadline_ms === null ? null : ck.deadline_ms - now;
+  let reserve = ck.reserve_ms;
+  if (ck.reserve_from_ms !== null && now > ck.reserve_from_ms) reserve -= now - ck.reserve_from_ms;
+  return { left, reserve };
+}
+
+// Words with "{time}" in them: the time in its own span, which the ticks rewrite.
+function timedLine(cls, words, time) {
+  const node = el("div", cls);
+  const [before, after] = words.split("{time}");
+  if (before) node.appendChild(document.createTextNode(before));
+  node.appendChild(el("span", "ct-time", time));
+  if (after) node.appendChild(document.createTextNode(after));
+  return node;
+}
+
+function clockWords(ck, now) {
+  const at = clockAt(ck, now);
+  const words = [];
+  if (ck.abandoned) words.push(ck.abandoned_words);
+  else if (at.left !== null) words.push(ck.left_words.replace("{time}", clockTime(at.left)));
+  words.push(ck.reserve_words.replace("{time}", clockTime(at.reserve)));
+  return words;
+}
+
+function clockNode(ck) {
+  const now = Date.now();
+  const at = clockAt(ck, now);
+  const node = el("div", "ct-clock");
+  node.dataset.deciding = at.left !== null && !ck.abandoned ? "1" : "0";
+  node.dataset.abandoned = ck.abandoned ? "1" : "0";
+  if (ck.abandoned) node.appendChild(el("div", "ct-clock-left ct-abandoned", ck.abandoned_words));
+  else if (at.left !== null) {
+    node.appendChild(timedLine("ct-clock-left", ck.left_words, clockTime(at.left)));
+  }
+  node.appendChild(timedLine("ct-clock-reserve", ck.reserve_words, clockTime(at.reserve)));
+  if (ck.abandoned && ck.resume_words) {
+    const take = el("button", "ct-resume", ck.resume_words);
+    take.type = "button";
+    node.appendChild(take);
+  }
+  CLOCKS.set(node, ck);
+  return node;
+}
+
+// Every clock on the table at this instant; Python is asked to catch up once a deadline shown
+// has passed (and again a little later if the page still shows it).
+function tick(state) {
+  const now = Date.now();
+  for (const node of state.root.querySelectorAll(".ct-clock")) {
+    const ck = CLOCKS.get(node);
+    if (!ck) continue;
+    const at = clockAt(ck, now);
+    const left = node.querySelector(".ct-clock-left .ct-time");
+    if (left && at.left !== null) left.textContent = clockTime(at.left);
+    const reserve = node.querySelector(".ct-clock-reserve .ct-time");
+    if (reserve) reserve.textContent = clockTime(at.reserve);
+    const seat = node.closest(".ct-seat");
+    if (seat && LABELS.has(seat)) { // a screen reader reads the time as it is now
+      seat.setAttribute("aria-label", [LABELS.get(seat), ...clockWords(ck, now)].join(", "));
+    }
+    const late = at.left !== null && !ck.abandoned && -at.left > EXPIRED_AFTER_MS;
+    if (late && state.trigger && now - (state.asked || 0) > ASK_AGAIN_MS) {
+      state.asked = now;
+      state.trigger("expired", ck.deadline_ms);
+    }
+  }
+}
+
 function seatNode(seat) {
   const node = el("div", "ct-seat");
   node.dataset.seat = seat.seat;
@@ -77,10 +165,16 @@ function seatNode(seat) {
     words.appendChild(hearts);
   }
   words.appendChild(counter);
+  if (seat.ck) words.appendChild(clockNode(seat.ck));
   node.appendChild(words);
   if (seat.note) node.appendChild(el("div", "ct-note", seat.note));
   const label = [seat.n, seat.t, ...seat.b.map((b) => b[1]), seat.card[1] || seat.card[0]];
   node.setAttribute("aria-label", label.filter(Boolean).join(", "));
+  if (seat.ck) {
+    const words = node.getAttribute("aria-label");
+    LABELS.set(node, words);
+    node.setAttribute("aria-label", [words, ...clockWords(seat.ck, Date.now())].join(", "));
+  }
   return node;
 }
 
@@ -122,7 +216,10 @@ function drawBoard(wrap, table) {
   for (const line of table.centre) centre.appendChild(el("div", "ct-line", line));
   const seats = table.seats.map(seatNode);
   const share = n <= 4 ? 4.2 : n <= 6 ? 4.8 : 5.4; // fewer seats, wider boxes
-  const box = { w: Math.min(150, Math.max(OVAL_BOX.w, Math.floor(W / share))), h: OVAL_BOX.h };
+  const clocked = table.seats.some((s) => s.ck);
+  const resumable = table.seats.some((s) => s.ck && s.ck.abandoned && s.ck.resume_words);
+  const h = OVAL_BOX.h + (clocked ? CLOCK_H : 0) + (resumable ? RESUME_H : 0);
+  const box = { w: Math.min(150, Math.max(OVAL_BOX.w, Math.floor(W / share))), h };
   const oval = n <= 12 ? ovalPlaces(W, n, box) : null;
   if (oval) {
     board.classList.add("ct-oval");
@@ -444,7 +541,15 @@ export default function (component) {
       redraw(state, true);
     });
     state.resize.observe(root);
+    root.addEventListener("click", (event) => {
+      const take = event.target.closest && event.target.closest(".ct-resume");
+      if (!take || !state.trigger) return;
+      take.disabled = true; // one press sends one command
+      state.trigger("resume", Date.now());
+    });
   }
+  state.trigger = component.setTriggerValue;
+  if (!state.ticker) state.ticker = setInterval(() => tick(state), 250);
   const fresh = !state.data || state.data.key !== data.key;
   if (state.data !== data) expand(data.steps);
   state.data = data;
@@ -458,6 +563,7 @@ export default function (component) {
   if (data.scroll && fresh) bringIntoView(state);
   return () => {
     stopPlaying(state);
+    clearInterval(state.ticker);
     if (state.keys) document.removeEventListener("keydown", state.keys);
     state.resize.disconnect();
     STATES.delete(parentElement);

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from viewer import card_table, remote
+from viewer import remote
 from viewer.coach import Advice, advise
 from viewer.event_log import event_log
 from viewer.games import chase_play
@@ -17,7 +17,7 @@ from viewer.games.chase import caption, card_words, choice_words, view_drawing
 from viewer.games.chase_play import ChaseMatch
 from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
-from viewer.play_clock import clock_form, clock_option, rematch_button, show_clock
+from viewer.play_clock import clock_form, clock_option, play_table, rematch_button
 from viewer.ui import T, api_url, lang, name_input, picked, select
 
 STATE_KEY = "game"  # the same key as the other games' match: one match at a time in a browser
@@ -168,14 +168,14 @@ def show(match: ChaseMatch) -> None:
     last = match.seen[-1].event if match.seen else None
     table, side = st.columns([3, 2])
     with table:
-        card_table.table(
+        play_table(  # issue 22: each seat's clock on its box
             view_drawing(view, names, here, last),
-            key="play",
+            match,
+            refresh=lambda: _follow(match),
             scroll=bool(st.session_state.pop("play_scroll", False)),
         )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
-        show_clock(match.clock, names)
     with side:
         st.markdown(T("play.you_are", name=names[match.seat], seat=match.seat))
         card = card_words(view.hand, here) if view.hand else "—"

@@ -13,7 +13,7 @@ import streamlit as st
 
 from domain.games.cuccu.events import ExchangeRequested, InnChoiceMade, Retargeted
 from domain.games.cuccu.views import MatchView
-from viewer import card_table, remote
+from viewer import remote
 from viewer.coach import Advice, advise
 from viewer.event_log import event_log
 from viewer.games import cuccu_board as board
@@ -21,7 +21,7 @@ from viewer.games.cuccu_captions import caption, card_chip, card_name
 from viewer.games.cuccu_play import Game, act, follow, rematch, round_ending, start
 from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
-from viewer.play_clock import clock_form, clock_option, rematch_button, show_clock
+from viewer.play_clock import clock_form, clock_option, play_table, rematch_button
 from viewer.ui import N, T, api_url, lang, name_input, picked, select
 
 
@@ -223,14 +223,14 @@ def show(game: Game) -> None:
     last = game.seen[-1].event if game.seen else None
     table, side = st.columns([3, 2])
     with table:
-        card_table.table(
+        play_table(  # issue 22: each seat's clock on its box
             board.view_drawing(view, names, here, last),
-            key="play",
+            game,
+            refresh=lambda: _follow(game),
             scroll=bool(st.session_state.pop("play_scroll", False)),
         )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
-        show_clock(game.clock, names)
     with side:
         st.markdown(T("play.you_are", name=names[game.seat], seat=game.seat))
         card = card_chip(view.hand, here) if view.hand else "—"

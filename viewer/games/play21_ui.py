@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from viewer import card_table, remote
+from viewer import remote
 from viewer.event_log import event_log
 from viewer.games import play21
 from viewer.games.cucco21 import caption, card_words, choice_words, view_drawing
 from viewer.games.play21 import Game21
 from viewer.games.steps import opponents, seat_names
 from viewer.loader import open_from_api, show_message
-from viewer.play_clock import clock_form, clock_option, rematch_button, show_clock
+from viewer.play_clock import clock_form, clock_option, play_table, rematch_button
 from viewer.ui import T, api_url, lang, name_input, picked, select
 
 STATE_KEY = "game"  # the same key as Cuccù's game: one game at a time in a browser session
@@ -158,14 +158,14 @@ def show(game: Game21) -> None:
     last = game.seen[-1].event if game.seen else None
     table, side = st.columns([3, 2])
     with table:
-        card_table.table(
+        play_table(  # issue 22: each seat's clock on its box
             view_drawing(view, names, here, last),
-            key="play",
+            game,
+            refresh=lambda: _follow(game),
             scroll=bool(st.session_state.pop("play_scroll", False)),
         )
         if last is not None:
             st.caption(T("play.last_action", text=caption(last, names, here)))
-        show_clock(game.clock, names)
     with side:
         st.markdown(T("play.you_are", name=names[game.seat], seat=game.seat))
         card = card_words(view.hand, here) if view.hand else "—"
