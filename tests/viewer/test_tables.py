@@ -5,14 +5,17 @@ lobby in every language."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from api.client import Conflict
 from domain.games import GAMES
-from tests.viewer.support import Api
-from tests.viewer.test_viewer_pages import DOWN, open_page
+from tests.viewer.support import APP, Api
+from tests.viewer.test_viewer_pages import DOWN, open_page, table_data
 from viewer import tables
+from viewer.games.seats import PLAY_KEY
 from viewer.i18n import LANGS
 
 
@@ -58,3 +61,36 @@ def test_the_tables_page_lists_the_lobby_in_every_language(api: Api, lang: str) 
 def test_the_tables_page_says_when_the_api_is_down() -> None:
     at = open_page("tables")
     assert at.error and DOWN in at.error[0].value
+
+
+def _table_page(api: Api, match_id: str, **state: object) -> AppTest:
+    """The Tables page at ``?table=<match_id>`` in a session holding ``state``."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["api_url"] = api.base
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.query_params["table"] = match_id
+    at.run()
+    at.switch_page("app_pages/tables.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_seat_and_a_spectator_are_drawn_for_every_game(api: Api, game: str) -> None:
+    match_id = tables.create_table(api.base, game, 2, 1, "random")
+    _, ann = tables.claim(api.base, match_id, 0, "Ann")
+    tables.claim(api.base, match_id, 1, "Bo")
+
+    seated = _table_page(api, match_id, **{PLAY_KEY: ann})
+    assert any("Ann" in str(m.value) for m in at_text(seated))  # the game's own Play page
+    assert table_data(seated)["steps"], "the seat's table is not drawn"
+
+    watching = _table_page(api, match_id, tables_watching=tables.watch(api.base, match_id))
+    assert any("You are watching" in str(i.value) for i in watching.info)
+    assert table_data(watching)["steps"], "the spectator's table is not drawn"
+    assert all("You are" not in str(m.value) for m in watching.markdown)  # no seat of its own
+
+
+def at_text(at: AppTest) -> list[Any]:
+    return [*at.markdown, *at.caption, *at.info]
