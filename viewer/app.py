@@ -23,6 +23,7 @@ PAGES = (
     ("app_pages/audit.py", "nav.audit", "audit"),
     ("app_pages/charts.py", "nav.charts", "charts"),
     ("app_pages/play.py", "nav.play", "play"),
+    ("app_pages/tables.py", "nav.tables", "tables"),
     ("app_pages/leaderboard.py", "nav.leaderboard", "leaderboard"),
     ("app_pages/rules.py", "nav.rules", "rules"),
 )

@@ -1,0 +1,197 @@
+"""Issue 20, item 4 in a real browser: two people play each other through the Tables page and a
+third watches.
+
+Three browser contexts (three Streamlit sessions, as three people's browsers) on `cuccu run`:
+the first creates a table (two open seats and a bot) and takes a seat, the second opens the
+invite link and takes the other, the third opens the same link and watches. A move in one
+browser must show in the other, and in the spectator's, without a reload; the time it takes is
+printed (a figure, not an assertion). The spectator's page and every answer its browser
+received (the app's WebSocket frames and HTTP bodies) must hold neither player's hidden card.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+import httpx
+from playwright.sync_api import expect
+
+from domain.games.cuccu.cards import CARDS
+from tests.viewer.browser import TIMEOUT_MS, main_text, open_app, settle
+from tests.viewer.support import Api
+from viewer.games.cuccu_captions import card_name
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+VERSION = re.compile(r"version (\d+)")
+CARD = re.compile(r"Your card: (.+?)(?: \(\d+\))?$", re.M)  # "VII (7)": the name is "VII"
+SEEN_WITHIN_S = 30.0  # a functional wait on 2 shared cores; the figure printed is the point
+
+
+def _person(browser: Any, contexts: list[Any]) -> Page:
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    contexts.append(context)
+    page: Page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def _choose(page: Page, label: str, option: str) -> None:
+    """Pick ``option`` in the select box ``label`` (once more if the list did not open)."""
+    box = page.get_by_role("combobox", name=label)
+    for attempt in (1, 2):
+        box.click()
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=10_000)
+            return
+        except Exception:
+            if attempt == 2:
+                raise
+
+
+def _claim(page: Page, name: str) -> None:
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take this seat").click()
+    expect(page.get_by_text(re.compile(r"Match \w+ · round"))).to_be_visible()
+
+
+def _version(page: Page) -> int:
+    found = VERSION.search(main_text(page))
+    assert found, "the seat's page shows no match version"
+    return int(found.group(1))
+
+
+def _deciding(pages: list[Page]) -> Page:
+    """The page whose seat must decide now (the bot may move first: wait for a person's turn)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.get_by_text("Your decision").count():
+                return page
+        pages[0].wait_for_timeout(200)
+    raise AssertionError("no seat was asked to decide")
+
+
+def _seen_at(pages: list[Page], api: str, version: int, since: float) -> list[float]:
+    """Seconds from ``since`` until each page (never reloaded) shows a version above ``version``,
+    all watched at once; last, until the API's public view (``api``: the match's URL) has it."""
+    deadline = since + SEEN_WITHIN_S
+    seen: dict[int, float] = {}
+    while len(seen) < len(pages) + 1:
+        for i, page in enumerate(pages):
+            found = VERSION.search(main_text(page)) if i not in seen else None
+            if found and int(found.group(1)) > version:
+                seen[i] = time.monotonic() - since
+        if len(pages) not in seen and httpx.get(api, timeout=30).json()["version"] > version:
+            seen[len(pages)] = time.monotonic() - since
+        assert time.monotonic() < deadline, f"a move not shown within {SEEN_WITHIN_S} s"
+        pages[0].wait_for_timeout(20)
+    return [seen[i] for i in range(len(pages) + 1)]
+
+
+def _hidden_names(api: Api, match_id: str, pages: list[Page]) -> set[str]:
+    """Each player's card as their own page shows it (a seat is dealt on its turn: "—" before),
+    unless the public view shows it too."""
+    public = httpx.get(f"{api.base}/matches/{match_id}", timeout=30).json()["view"]
+    shown = {c for c in public["hands"] if c} | {r["card"] for r in public["revealed"]}
+    shown_names = {card_name(c, "en") for c in shown}
+    hidden = set()
+    for page in pages:
+        found = CARD.search(main_text(page))
+        assert found, "a player's page shows no card"
+        hidden.add(found.group(1).strip())
+    return hidden - shown_names - {"—"}
+
+
+def _holds_none(spectator: Page, frames: list[str], hidden: set[str]) -> None:
+    """Neither the spectator's page nor anything its browser received names a hidden card (by
+    its name, e.g. "VII", or any of its ids, e.g. "7#1")."""
+    text = main_text(spectator)
+    received = "\n".join(frames)
+    assert received, "the spectator's browser received nothing to scan"
+    for name in hidden:
+        pattern = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
+        assert not pattern.search(text), f"the spectator's page shows a hidden card: {name}"
+        assert not pattern.search(received), f"the spectator's browser got a hidden card: {name}"
+    for card in (c for c in CARDS if card_name(c, "en") in hidden):
+        assert card not in received, f"the spectator's browser got a hidden card id: {card}"
+
+
+def test_two_browsers_play_each_other_and_a_third_watches(
+    service: tuple[Api, str], browser: Any
+) -> None:
+    api, viewer = service
+    contexts: list[Any] = []
+    try:
+        ann, bo, cy = (_person(browser, contexts) for _ in range(3))
+        frames: list[str] = []  # everything the spectator's browser received
+        cy.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(
+            data.decode("utf-8", "replace") if isinstance(data, bytes) else data)))  # fmt: skip
+
+        def keep_body(response: Any) -> None:
+            if response.request.resource_type in ("document", "xhr", "fetch"):
+                # a redirect or an aborted answer has no body to scan
+                with contextlib.suppress(Exception):
+                    frames.append(response.text())
+
+        cy.on("response", keep_body)
+
+        # Ann creates the table: two open seats and a bot; her page gives the invite link
+        open_app(ann, f"{viewer}/tables")
+        expect(ann.get_by_text("Create a table")).to_be_visible()
+        ann.get_by_label("Open seats (for people)").fill("2")
+        ann.get_by_label("Bots").fill("1")
+        # random bots answer at once: the figure printed is the viewer's, not a bot's thinking
+        _choose(ann, "Opponents", "random")
+        ann.get_by_role("button", name="Create the table").click()
+        code = ann.locator('[data-testid="stCode"]').first
+        expect(code).to_contain_text("?table=")
+        invite = code.inner_text().strip()
+        match_id = invite.rsplit("=", 1)[1]
+        assert "token" not in invite
+        _claim(ann, "Ann")
+        expect(ann.get_by_text("Waiting for the other seats")).to_be_visible()
+
+        # Bo opens the invite link, the table lists it as open, and he takes the other seat
+        open_app(bo, invite)
+        _claim(bo, "Bo")
+        # Ann's page (never reloaded) sees Bo sit down and round 1 dealt
+        expect(ann.get_by_text("Waiting for the other seats")).to_have_count(0)
+        expect(ann.get_by_text(re.compile(r"round 1 · version")).first).to_be_visible()
+        assert "token" not in ann.url and "token" not in bo.url
+
+        # Cy opens the same link: every seat is taken, he watches
+        open_app(cy, invite)
+        expect(cy.get_by_text("Every seat of this table is taken")).to_be_visible()
+        cy.get_by_role("button", name="Watch").click()
+        expect(cy.get_by_text("You are watching")).to_be_visible()
+        expect(cy.locator(".ct-board")).to_be_visible()
+
+        mover = _deciding([ann, bo])
+        other = bo if mover is ann else ann
+        settle(mover)
+        before = _version(other)
+        # the spectator has watched round 1 so far: it holds neither player's hidden card
+        hidden = _hidden_names(api, match_id, [ann, bo])
+        assert hidden, "no card of the players was hidden at the time of the scan"
+        _holds_none(cy, frames, hidden)
+
+        # the seat to decide takes its first choice; every browser shows it, never reloaded
+        mover.locator('[class*="st-key-do_"] button').first.click()
+        clicked = time.monotonic()
+        url = f"{api.base}/matches/{match_id}"
+        own, to_player, to_spectator, stored = _seen_at([mover, other, cy], url, before, clicked)
+        print(f"\nmove shown {own:.2f} s after the click in the mover's browser, "
+              f"{to_player:.2f} s in the other player's, {to_spectator:.2f} s in the spectator's "
+              f"(in the API's public view after {stored:.2f} s)")  # fmt: skip
+        expect(cy.get_by_text(re.compile(r"^Last: "))).to_be_visible()
+        public = httpx.get(url, timeout=30).json()["view"]
+        if public["status"] == "in_round" and public["round"] == 1:  # no reveal yet: scan again
+            _holds_none(cy, frames, hidden)
+    finally:
+        for context in contexts:
+            context.close()
