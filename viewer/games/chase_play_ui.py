@@ -48,12 +48,16 @@ def _over(view: MatchView, names: list[str]) -> str:
 
 
 def _standing(match: ChaseMatch, names: list[str]) -> None:
-    if match.view.seats[match.seat].lives == 0:
+    if _out(match):
         st.warning(T("chase.play.out"), icon=":material/hourglass_empty:")
 
 
 def _exact(advice: Advice) -> str:
     return T("chase.coach.exact")
+
+
+def _out(match: ChaseMatch) -> bool:
+    return match.view.seats[match.seat].lives == 0
 
 
 PAGE: PlayPage[ChaseMatch] = PlayPage(
@@ -67,6 +71,7 @@ PAGE: PlayPage[ChaseMatch] = PlayPage(
     round_ending=chase_play.round_ending,
     notes=_standing,
     coach=Coach(_exact),
+    out=_out,
 )
 
 current = PAGE.current

@@ -101,6 +101,10 @@ def _samples(advice: Advice) -> str:
     return N("coach.samples", advice.samples)
 
 
+def _out(game: Game) -> bool:
+    return game.view.seats[game.seat].lives == 0
+
+
 PAGE: PlayPage[Game] = PlayPage(
     host=HOST,
     texts=PlayTexts("play.how", "new_game", "play.round_ending"),
@@ -111,6 +115,7 @@ PAGE: PlayPage[Game] = PlayPage(
     over_text=_over,
     round_ending=round_ending,
     coach=Coach(_samples, between_rounds=True),
+    out=_out,
 )
 
 current = PAGE.current

@@ -63,6 +63,10 @@ def _as_drawn(view: Any, seen: Any) -> Any:
     return play21.as_round_ended(view, seen)
 
 
+def _out(game: Game21) -> bool:
+    return game.view.seats[game.seat].bankrupt
+
+
 PAGE: PlayPage[Game21] = PlayPage(
     host=play21.HOST,
     texts=PlayTexts("c21.play.how", "new_game21", "c21.play.round_ending"),
@@ -74,6 +78,7 @@ PAGE: PlayPage[Game21] = PlayPage(
     round_ending=play21.round_ending,
     notes=_standing,
     as_drawn=_as_drawn,
+    out=_out,
 )
 
 current = PAGE.current

@@ -42,6 +42,53 @@ class PlayMatch(Generic[V, E]):
     view: V
     seen: list[Seen[E]] = field(default_factory=list)
     clock: dict[str, Any] | None = None  # the API's ``clock`` (docs/API.md), null: none
+    #: the first of ``seen`` the last action brought: where its steps, shown one at a time, start
+    since: int = 0
+    #: while those steps are shown one at a time, how many of ``seen`` are drawn so far
+    #: (None: all of them, the page is at the seat's latest view and decision)
+    shown: int | None = None
+    #: the last action brought the rest of a match this seat is out of: the page asks whether
+    #: to watch it step by step or skip to its end
+    offer_watch: bool = False
+
+    @property
+    def pacing(self) -> bool:
+        """Steps are being shown one at a time, on their own."""
+        return self.shown is not None and not self.offer_watch
+
+    @property
+    def drawn(self) -> list[Seen[E]]:
+        """The events drawn now: up to the step being shown, else all."""
+        return self.seen if self.shown is None else self.seen[: self.shown]
+
+    def step_by_step(self, since: int, out: bool) -> None:
+        """After an action: its steps (``seen[since:]``) are to be shown one at a time, the
+        first now; when this seat is ``out`` (the rest was played without it), held at the first
+        until this person chooses."""
+        self.since = since
+        if len(self.seen) - since < 2:
+            return  # one step: nothing to pace
+        self.shown = since + 1  # the seat's own action first
+        self.offer_watch = out  # held there until this person chooses to watch or skip
+
+    def watch(self) -> None:
+        """The offered rest of the match, one step at a time from where it is held."""
+        self.offer_watch = False
+
+    def next_step(self) -> bool:
+        """One more step drawn; False (and all drawn) once the last was already shown."""
+        if self.shown is None:
+            return False
+        if self.shown >= len(self.seen):
+            self.shown = None
+            return False
+        self.shown += 1
+        return True
+
+    def skip(self) -> None:
+        """Straight to the seat's latest view (its next decision, or the match's end)."""
+        self.shown = None
+        self.offer_watch = False
 
 
 def round_ending(seen: Sequence[Seen[E]], scored: type, ends: tuple[type, ...],

@@ -8,6 +8,7 @@ fields, how it draws its view and words its events and choices, and its coach if
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic
@@ -27,6 +28,24 @@ from viewer.ui import T, api_url, lang, name_input, select
 
 STATE_KEY = "game"  # one key for every game's match: one match at a time in a browser session
 LOG_LINES = 40  # the log shows the newest events, newest first
+PACE_KEY = "play_pace"
+#: how the steps an action brings are shown: seconds a step (None: all at once); first: default
+PACES: dict[str, float | None] = {"normal": 1.5, "fast": 0.6, "off": None}
+_DUE = "play_step_due"  # when the next paced step is due (monotonic seconds)
+
+
+def pace() -> float | None:
+    """Seconds a step at the chosen pace; None: the steps are not shown one at a time."""
+    return PACES.get(str(st.session_state.get(PACE_KEY, "normal")), PACES["normal"])
+
+
+def _pace_setting() -> None:
+    st.radio(T("play.pace"), list(PACES), key=PACE_KEY, horizontal=True,
+             format_func=lambda p: T(f"play.pace.{p}"))  # fmt: skip
+
+
+def _never_out(match: Any) -> bool:
+    return False
 
 
 @dataclass(frozen=True)
@@ -84,6 +103,8 @@ class PlayPage(Generic[M]):
     coach: Coach | None = None
     #: the view as drawn: between rounds a game may draw the round that ended as it ended
     as_drawn: Callable[[Any, Sequence[Seen[Any]]], Any] = _as_is
+    #: this seat can no longer play (no lives, no chips): the service plays on without it
+    out: Callable[[M], bool] = _never_out
 
     # --- the match in this browser -------------------------------------------------------------
 
@@ -121,10 +142,27 @@ class PlayPage(Generic[M]):
         match = self.current()
         if match is None:
             return
+        since = len(match.seen)
         try:
             self.host.act(match, choice)
         except (remote.ApiError, remote.ApiUnavailable) as error:
             self._report(error)
+            return
+        seconds = pace()
+        if seconds is not None:  # the bots' replies one at a time, this seat's action first
+            match.step_by_step(since, self.out(match))
+            st.session_state[_DUE] = time.monotonic() + seconds / 2
+
+    def _watch(self) -> None:
+        match = self.current()
+        if match is not None:
+            match.watch()
+            st.session_state[_DUE] = time.monotonic() + (pace() or 0) / 2
+
+    def _skip(self) -> None:
+        match = self.current()
+        if match is not None:
+            match.skip()
 
     def _follow(self, match: M) -> None:
         try:
@@ -223,12 +261,52 @@ class PlayPage(Generic[M]):
                   heading=T("col.what"))  # fmt: skip
 
     def show(self, match: M) -> None:
-        """The match: the table as this seat sees it, its decision, and what it has seen."""
-        view = self.as_drawn(match.view, match.seen)
+        """The match: the table as this seat sees it, its decision, and what it has seen; after
+        an action, its steps one at a time at the chosen pace (in a fragment that reruns alone
+        every step, so the page is not blocked while they are shown)."""
+        _pace_setting()
+        seconds = pace()
+        if seconds is None:
+            match.skip()
+        if match.pacing and seconds is not None:
+            st.fragment(run_every=seconds)(self._paced)(match, seconds)
+        else:
+            self._page(match)
+
+    def _paced(self, match: M, seconds: float) -> None:
+        """One step more at each of the fragment's runs; the whole page once all are shown."""
+        if self.current() is not match or not match.pacing:
+            st.rerun()  # skipped, left or held: the whole page again
+        now = time.monotonic()
+        if now >= float(st.session_state.get(_DUE, 0)):
+            # a rerun of the page meanwhile (a click, a resize) does not take a step
+            st.session_state[_DUE] = now + seconds / 2
+            if not match.next_step():
+                st.rerun()
+        self._page(match)
+
+    def _steps_panel(self, match: M) -> None:
+        """While the steps are shown: which of them, and a way straight to the end of them."""
+        total = len(match.seen) - match.since
+        step = (match.shown or len(match.seen)) - match.since
+        st.info(T("play.pace.step", step=step, total=total), icon=":material/slow_motion_video:")
+        if match.offer_watch:
+            st.warning(T("play.pace.out"), icon=":material/hourglass_empty:")
+            st.button(T("play.pace.watch"), key="play_watch", type="primary",
+                      on_click=self._watch, icon=":material/play_arrow:")  # fmt: skip
+            st.button(T("play.pace.skip_end"), key="play_skip_end", on_click=self._skip,
+                      icon=":material/skip_next:")  # fmt: skip
+        else:
+            st.button(T("play.pace.skip"), key="play_skip", on_click=self._skip,
+                      icon=":material/skip_next:")  # fmt: skip
+
+    def _page(self, match: M) -> None:
+        drawn = match.drawn
+        view = self.as_drawn(match.view, drawn)
         here = lang()
         names = seat_names([s.name for s in view.seats])
         st.caption(self.header(match, view))
-        last = match.seen[-1].event if match.seen else None
+        last = drawn[-1].event if drawn else None
         table, side = st.columns([3, 2])
         with table:
             card_table.table(
@@ -243,7 +321,10 @@ class PlayPage(Generic[M]):
             st.markdown(T("play.you_are", name=names[match.seat], seat=match.seat))
             card = self.looks.hand_words(view.hand, here) if view.hand else "—"
             st.markdown("### " + T("play.your_card_is", card=card))
-            self._decision(match, names)
+            if match.shown is None:
+                self._decision(match, names)
+            else:
+                self._steps_panel(match)
         self.how_to_play(expanded=False)
-        self._log(match.seen, names)
+        self._log(drawn, names)
         st.button(T("play.new"), key="leave", on_click=st.session_state.pop, args=(STATE_KEY, None))
