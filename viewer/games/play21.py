@@ -9,10 +9,8 @@ classes Streamlit redefines on every run.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
 from msgspec.structs import replace
 
 from api.client import Client, CreatedMatch, bot, human
@@ -28,27 +26,21 @@ from domain.games.cucco21.events import (
     SetStarted,
 )
 from domain.games.cucco21.views import GameView
-from viewer.play_clock import clock_in, game_events
-from viewer.remote import call
+from viewer.games.play_host import PlayHost, PlayMatch, Seen
+from viewer.games.play_host import round_ending as host_round_ending
 
 OPPONENTS = ("Ada", "Bruno", "Chiara")
 
 
-@dataclass(frozen=True)
-class SeenEvent21:
-    version: int
-    event: Event
+#: one event as this seat saw it
+SeenEvent21 = Seen[Event]
 
 
-@dataclass
-class Game21:
-    url: str
-    match_id: str
-    token: str
-    seat: int
-    view: GameView
-    seen: list[SeenEvent21] = field(default_factory=list)
-    clock: dict[str, Any] | None = None  # the API's ``clock`` (docs/API.md), null: none
+class Game21(PlayMatch[GameView, Event]):
+    """The Cucco 21 game this browser plays."""
+
+
+HOST = PlayHost(Game21, GameView, Event)
 
 
 #: what a round's end does to the chips and the set, after its scoring reveal
@@ -59,16 +51,7 @@ def round_ending(seen: Sequence[SeenEvent21]) -> list[SeenEvent21]:
     """The last scored round's reveal and what followed from it (penalties, deaths, the set's
     end and its box), so a person between rounds sees how the round ended without reading the
     whole log."""
-    start = max((i for i, e in enumerate(seen) if isinstance(e.event, RoundScored)), default=None)
-    if start is None:
-        return []
-    ending: list[SeenEvent21] = []
-    for seen_event in seen[start:]:
-        if isinstance(seen_event.event, RoundStarted | SetStarted):
-            break  # the next round's ante is not this round's doing
-        if isinstance(seen_event.event, ROUND_END):
-            ending.append(seen_event)
-    return ending
+    return host_round_ending(seen, RoundScored, ROUND_END, (RoundStarted, SetStarted))
 
 
 def as_round_ended(view: GameView, seen: Sequence[SeenEvent21]) -> GameView:
@@ -99,17 +82,8 @@ def request_body(name: str, level: str, chips: int, powers: bool, max_sets: int 
     return body
 
 
-def _catch_up(client: Client, game: Game21) -> None:
-    after = game.seen[-1].version if game.seen else 0
-    for out in game_events(client.iter_events(game.match_id, after=after)):
-        game.seen.append(SeenEvent21(out["version"], msgspec.convert(out["event"], Event)))
-    answer = client.get_match(game.match_id)
-    game.view = msgspec.convert(answer["view"], GameView)
-    game.clock = clock_in(answer)
-
-
 def follow(game: Game21) -> None:
-    call(game.url, game.token, lambda client: _catch_up(client, game))
+    HOST.follow(game)
 
 
 def start(url: str, body: dict[str, Any]) -> Game21:
@@ -126,36 +100,14 @@ def start(url: str, body: dict[str, Any]) -> Game21:
             clock=body.get("clock"),
         )
 
-    created = call(url, None, create)
-    token = next(t["token"] for t in created["seat_tokens"] if t["seat"] == 0)
-    view = msgspec.convert(created["view"], GameView)
-    game = Game21(url, created["match_id"], token, 0, view, clock=clock_in(created))
-    follow(game)
-    return game
+    return HOST.start(url, create)
 
 
 def act(game: Game21, choice: str) -> None:
     """Send this seat's choice (refused if the game moved on meanwhile), then catch up."""
-
-    def send(client: Client) -> None:
-        client.send_command(game.match_id, choice, expected_version=game.view.version)
-        _catch_up(client, game)
-
-    call(game.url, game.token, send)
+    HOST.act(game, choice)
 
 
 def rematch(game: Game21) -> Game21:
-    """The rematch of this finished match (``POST /matches/{id}/rematch`` with this seat's
-    token): this person's new seat in it, caught up."""
-    answer = call(game.url, game.token, lambda client: client.rematch(game.match_id))
-    view = msgspec.convert(answer["view"], GameView)
-    new = Game21(
-        game.url,
-        answer["match_id"],
-        answer["token"],
-        answer["seat"],
-        view,
-        clock=clock_in(answer),
-    )
-    follow(new)
-    return new
+    """The rematch of this finished match, this person's new seat in it, caught up."""
+    return HOST.rematch(game)

@@ -1,0 +1,173 @@
+"""Play paced (issue 20, items 3 and 13) in a real browser: after a choice, the steps it brought
+(this seat's own, then the bots' replies) are drawn one at a time at the chosen pace, and Skip
+goes straight to this seat's next decision.
+
+`cuccu run` (API and viewer) in Debian's Chromium. Cuccù at 8 seats, so that a choice brings
+several bots' replies.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from contextlib import suppress
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+
+from tests.viewer.browser import open_app, settle
+from tests.viewer.support import Api
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+STEP = re.compile(r"^Move (\d+) of (\d+) since your choice$")
+OVER = re.compile(r"^The match is over: .+ wins\.$")
+OUT = "You are out of the match: the bots have played it to its end without you."
+SKIP = re.compile(r"Skip$")  # its name after its icon's
+NORMAL_PACE = 1.5  # seconds a step at "One at a time" (``viewer.games.play_page.PACES``)
+
+
+def _choices(page: Page) -> Locator:
+    return page.locator('[data-testid="stMain"] [class*="st-key-do_"] button:visible')
+
+
+def _step(page: Page) -> tuple[int, int] | None:
+    """The step counter as drawn now: (step, of how many), None when none is shown."""
+    for text in page.get_by_text(STEP).all_inner_texts():
+        found = STEP.match(text.strip())
+        if found is not None:
+            return int(found.group(1)), int(found.group(2))
+    return None
+
+
+def _running(page: Page) -> bool:
+    """Streamlit is running the page or a fragment of it (its "running" indicator is up)."""
+    return page.locator('[data-testid="stStatusWidget"]').count() > 0
+
+
+def _newest_logged(page: Page) -> int:
+    """The number of the newest event in the log (its first row)."""
+    cell = page.locator(".cuccu-log td.cuccu-log-n").first
+    return int(cell.inner_text()) if cell.count() else 0
+
+
+def _start(page: Page, viewer: str, lives: int = 3, seats: int = 8) -> None:
+    """A Cuccù match of ``lives`` at ``seats`` seats, at the default pace."""
+    open_app(page, f"{viewer}/play")
+    expect(page.get_by_label("Lives each")).to_be_visible()
+    settle(page)
+    page.get_by_label("Lives each").fill(str(lives))
+    page.get_by_label("Seats at the table (you and the bots)").fill(str(seats))
+    settle(page)
+    page.get_by_role("button", name="Start a match").click()
+    expect(page.get_by_text(re.compile(r"^Match \w{8} · round 1"))).to_be_visible()
+    settle(page)
+    expect(page.get_by_text("One at a time", exact=True)).to_be_visible()  # the default pace
+
+
+def _act(page: Page) -> None:
+    """Click the first choice offered (waiting for one: the run before may still be drawing)."""
+    expect(_choices(page).first).to_be_visible()
+    _choices(page).first.click()
+
+
+def test_a_choice_s_steps_are_drawn_one_at_a_time_and_skip_goes_to_the_next_decision(
+    service: tuple[Api, str], page: Page
+) -> None:
+    _, viewer = service
+    _start(page, viewer)
+    # one choice: watch its steps come, frame after frame, until the next decision is offered
+    frames: list[tuple[int, int, int]] = []  # (step, of, newest event in the log)
+    for _ in range(6):  # a choice that brings a single step is not paced: choose again
+        _act(page)
+        clicked = time.monotonic()
+        while time.monotonic() < clicked + 120:
+            if _running(page):  # mid-run, the last run's elements may still stand
+                page.wait_for_timeout(50)
+                continue
+            step = _step(page)
+            if step is not None:
+                seen = (*step, _newest_logged(page))
+                if not frames or frames[-1] != seen:
+                    frames.append(seen)
+                if len(frames) > 1:  # no decision while the bots' steps play
+                    assert _choices(page).count() == 0, frames
+            elif frames or page.get_by_text(OVER).count():
+                break
+            elif time.monotonic() > clicked + 8 and _choices(page).count():
+                break  # a single step, not paced
+            page.wait_for_timeout(150)
+        if frames:
+            break
+        settle(page)
+    assert len(frames) >= 2, frames  # drawn in more than one frame
+    steps = [f[0] for f in frames]
+    logged = [f[2] for f in frames]
+    assert steps == sorted(steps) and len(set(steps)) >= 2, frames
+    assert logged == sorted(logged) and logged[-1] > logged[0], frames  # the log grows with them
+    expect(_choices(page).first).to_be_visible()  # then this seat decides again
+
+    # another choice whose steps would take a while at this pace: Skip shows the decision now
+    skipped = False
+    for _ in range(12):
+        if page.get_by_text(OVER).count():
+            break
+        settle(page)
+        _act(page)
+        try:
+            page.get_by_text(STEP).first.wait_for(timeout=15_000)
+        except Exception:  # noqa: BLE001 - a choice that brought one step is not paced
+            continue
+        step = _step(page)
+        if step is None or step[1] - step[0] < 8:  # too few left to tell Skip from the end
+            page.get_by_role("button", name=SKIP).click()
+            continue
+        left = (step[1] - step[0]) * NORMAL_PACE
+        clicked = time.monotonic()
+        page.get_by_role("button", name=SKIP).click()
+        expect(_choices(page).first.or_(page.get_by_text(OVER).first)).to_be_visible(
+            timeout=int(1000 * left)
+        )
+        took = time.monotonic() - clicked
+        assert took < left - NORMAL_PACE, (took, step)  # sooner than the steps would have ended
+        assert _step(page) is None
+        skipped = True
+        break
+    assert skipped, "no choice brought enough steps to skip"
+
+
+def test_once_out_the_rest_of_the_match_is_offered_to_watch_or_skip(
+    service: tuple[Api, str], page: Page
+) -> None:
+    _, viewer = service
+    _start(page, viewer, lives=1, seats=12)  # rarely a win, that would ask for a rematch
+    offered = page.get_by_text(OUT)
+    for _ in range(200):  # choose, skipping the bots' steps, until out (a win: play again)
+        settle(page)
+        if offered.count():
+            break
+        # a button of the run before may still be fading out: look again after a while
+        with suppress(PlaywrightTimeout):
+            if page.get_by_text(OVER).count():
+                page.get_by_role("button", name="Rematch").click(timeout=5_000)
+                continue
+            buttons = page.locator('[data-testid="stMain"] [data-testid="stButton"] button:visible')
+            buttons.filter(has_not_text="Leave").first.click(timeout=5_000)
+    expect(offered).to_be_visible()
+    # held at this seat's own last choice: the result is not told before it is watched
+    assert page.get_by_text(OVER).count() == 0
+    held = _step(page)
+    assert held is not None and held[0] == 1 and held[1] > 2, held
+    page.get_by_role("button", name=re.compile(r"Watch the rest$")).click()
+    steps: set[int] = set()
+    deadline = time.monotonic() + 60
+    while len(steps) < 3 and time.monotonic() < deadline:
+        if not _running(page) and (step := _step(page)) is not None:
+            steps.add(step[0])
+        page.wait_for_timeout(150)
+    assert len(steps) >= 3, steps  # the rest plays on, step by step
+    page.get_by_role("button", name=SKIP).click()
+    expect(page.get_by_text(OVER).first).to_be_visible()
+    assert _step(page) is None
