@@ -199,7 +199,19 @@ class JsonFormatter(logging.Formatter):
 class LineHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """A ``StreamHandler`` whose ``emit`` writes and flushes the line under the lock that
     ``Handler.handle`` already holds, without ``flush`` taking it again (three calls fewer
-    for each line, on every request's)."""
+    for each line, on every request's); and whose ``handle`` calls neither an empty filter
+    list nor ``acquire`` and ``release`` (three Python calls around every line's lock)."""
+
+    def handle(self, record: logging.LogRecord) -> bool:
+        if self.filters:  # a filter may drop (or, from Python 3.12, replace) the record
+            return super().handle(record)
+        lock = self.lock
+        if lock is None:
+            self.emit(record)
+        else:
+            with lock:
+                self.emit(record)
+        return True
 
     def emit(self, record: logging.LogRecord) -> None:
         try:

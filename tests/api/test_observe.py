@@ -203,3 +203,19 @@ def test_a_request_line_is_its_fields_after_a_fixed_head() -> None:
     assert {k: out[k] for k in fields} == fields and out["duration_ms"] == 0.5
     text = formatter(json=False).format(request_record(fields))
     assert "r-1" in text and "/health" in text
+
+
+def test_the_log_handler_writes_one_line_a_record_and_obeys_its_filters() -> None:
+    import io
+
+    from api.logs import LineHandler
+
+    out = io.StringIO()
+    handler = LineHandler(out)
+    handler.setFormatter(formatter(json=True))
+    assert handler.handle(_record("first")) is True
+    handler.addFilter(lambda record: record.getMessage() != "secret")
+    assert handler.handle(_record("secret")) is False
+    assert handler.handle(_record("second")) is True
+    lines = out.getvalue().splitlines()
+    assert [json.loads(line)["event"] for line in lines] == ["first", "second"]
