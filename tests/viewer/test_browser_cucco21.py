@@ -32,7 +32,7 @@ def _table_text(page: Page) -> str:
 
 def _open_sample(page: Page, url: str, seed: int = 1) -> None:
     """Open ``url`` and load the seeded Cucco 21 sample from the "which match" panel."""
-    page.goto(url)
+    open_app(page, url)
     expect(page.get_by_text("No match is open")).to_be_visible()
     page.get_by_role("combobox", name="Game").click()
     page.get_by_role("option", name="Cucco 21", exact=True).click()
@@ -70,7 +70,7 @@ def test_an_uploaded_cucco21_export_opens_in_replay(
     _, viewer = service
     export = tmp_path / "cucco21.ndjson"
     export.write_text(to_ndjson(chain(bot_game21(2))), encoding="utf-8")
-    page.goto(f"{viewer}/replay")
+    open_app(page, f"{viewer}/replay")
     expect(page.get_by_text("No match is open")).to_be_visible()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(export)
     expect(page.get_by_text(re.compile(r"^Cucco 21 · Open: cucco21\.ndjson"))).to_be_visible()
@@ -110,7 +110,7 @@ def test_rules_of_cucco21_follow_the_one_language_setting(
     service: tuple[Api, str], page: Page
 ) -> None:
     _, viewer = service
-    page.goto(f"{viewer}/rules")
+    open_app(page, f"{viewer}/rules")
     expect(page.get_by_role("heading", name="Cuccù: how to play")).to_be_visible()
     page.get_by_text("Cucco 21", exact=True).click()
     expect(page.get_by_role("heading", name="Cucco 21: how to play")).to_be_visible()

@@ -13,7 +13,7 @@ import httpx
 from playwright.sync_api import expect
 
 from domain.audit import chain, to_ndjson
-from tests.viewer.browser import choose_language, main_text, settle
+from tests.viewer.browser import choose_language, main_text, open_app, settle
 from tests.viewer.support import Api
 from viewer.games.cuccu import bot_match
 
@@ -25,7 +25,7 @@ EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f]")
 
 
 def _open_replay(page: Page, viewer: str, match_id: str) -> None:
-    page.goto(f"{viewer}/replay?match={match_id}")
+    open_app(page, f"{viewer}/replay?match={match_id}")
     expect(page.get_by_role("button", name="Next ›")).to_be_visible()
     settle(page)
 
@@ -48,7 +48,7 @@ def _table_text(page: Page) -> str:
 def test_open_in_replay_keeps_the_chosen_language(service: tuple[Api, str], page: Page) -> None:
     api, viewer = service
     api.bot_match(31)
-    page.goto(viewer)
+    open_app(page, viewer)
     expect(page.get_by_text("Finished match to open")).to_be_visible()
     choose_language(page, "Français")
     page.get_by_role("button", name="Ouvrir dans Rejouer").click()
@@ -71,7 +71,7 @@ def test_the_audit_of_a_loaded_match_says_nothing_of_no_match(
     service: tuple[Api, str], page: Page
 ) -> None:
     _, viewer = service
-    page.goto(f"{viewer}/audit")
+    open_app(page, f"{viewer}/audit")
     expect(page.get_by_text("No match is open")).to_be_visible()
     page.get_by_role("button", name="Load a sample bot match").click()
     expect(page.get_by_text("Every check passes")).to_be_visible()
@@ -85,7 +85,7 @@ def test_the_audit_of_a_loaded_match_says_nothing_of_no_match(
 def test_load_from_the_api_takes_one_click(service: tuple[Api, str], page: Page) -> None:
     api, viewer = service
     match_id = api.bot_match(32)
-    page.goto(f"{viewer}/replay")
+    open_app(page, f"{viewer}/replay")
     expect(page.get_by_text("No match is open")).to_be_visible()
     page.get_by_label("Match id on the API").fill(match_id)  # typed, not yet committed
     page.get_by_role("button", name="Load from the API").click()
@@ -121,7 +121,7 @@ def test_the_table_reads_in_words_without_an_emoji_font(
 
 def test_the_sidebar_language_changes_the_rules_text(service: tuple[Api, str], page: Page) -> None:
     _, viewer = service
-    page.goto(f"{viewer}/rules")
+    open_app(page, f"{viewer}/rules")
     expect(page.get_by_role("heading", name="Cuccù: how to play")).to_be_visible()
     choose_language(page, "Português")
     expect(page.get_by_role("heading", name=re.compile("como jogar"))).to_be_visible()
@@ -135,7 +135,7 @@ def test_play_explains_each_choice_and_the_coach_gives_its_odds(
     service: tuple[Api, str], page: Page
 ) -> None:
     _, viewer = service
-    page.goto(f"{viewer}/play")
+    open_app(page, f"{viewer}/play")
     expect(page.get_by_text("How to play (one minute)")).to_be_visible()
     settle(page)  # the run that draws the whole form (its clock too) ends before Start
     page.get_by_role("button", name="Start a match").click()
@@ -194,7 +194,7 @@ def test_the_charts_mark_resets_and_draw_side_by_side_bars(
     service: tuple[Api, str], page: Page
 ) -> None:
     _, viewer = service
-    page.goto(f"{viewer}/charts")
+    open_app(page, f"{viewer}/charts")
     page.get_by_role("button", name="Load a sample bot match").click()  # seed 1 has a reset
     expect(page.get_by_text("Lives per seat after each round")).to_be_visible()
     settle(page)
@@ -230,7 +230,7 @@ def test_replay_labels_the_setup_the_scoring_and_the_rounds(
     # a log that stops in round 1 says "1 round", not "0 rounds"
     lines = to_ndjson(chain(bot_match(5))).splitlines()
     cut = next(i for i, line in enumerate(lines) if '"type":"round_ended"' in line)
-    page.goto(f"{viewer}/replay")
+    open_app(page, f"{viewer}/replay")
     page.locator('input[type="file"]').set_input_files(
         files=[{"name": "round1.ndjson", "mimeType": "application/x-ndjson",
                 "buffer": ("\n".join(lines[:cut]) + "\n").encode()}]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.viewer.browser import choose_language, main_text, settle
+from tests.viewer.browser import choose_language, main_text, open_app, settle
 from tests.viewer.support import Api
 from viewer.typeface import FONT_FILE
 
@@ -90,7 +90,7 @@ def test_thai_pages_are_drawn_with_the_bundled_font(
     service: tuple[Api, str], page: Page, tmp_path: Path
 ) -> None:
     _, viewer = service
-    page.goto(f"{viewer}/rules")
+    open_app(page, f"{viewer}/rules")
     expect(page.get_by_role("heading", name="Cuccù: how to play")).to_be_visible()
     choose_language(page, "ไทย")
     expect(page.get_by_role("heading", name="Cuccù: วิธีเล่น")).to_be_visible()
@@ -118,7 +118,7 @@ def test_the_card_table_draws_thai_with_the_bundled_font(
 ) -> None:
     api, viewer = service
     match_id = api.bot_match(33, ("Ann", "Bob", "Cy", "Di"))
-    page.goto(f"{viewer}/replay?match={match_id}")
+    open_app(page, f"{viewer}/replay?match={match_id}")
     expect(page.get_by_role("button", name="Next ›")).to_be_visible()
     settle(page)
     choose_language(page, "ไทย")
