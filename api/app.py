@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from api.bodies import body_check, members
 from api.bots_pool import BotPool
 from api.clocks import ClockSweeper
+from api.controllers.commitments import CommitmentsController
 from api.controllers.health import HealthController
 from api.controllers.keys import KeysController
 from api.controllers.log import LogController
@@ -33,6 +34,7 @@ from api.keystore import key_store
 from api.metrics import multiprocess
 from api.observe import PROMETHEUS, MetricsController, watch_requests
 from api.players import PlayerService
+from api.precommitments import Precommitments
 from api.problems import EXCEPTION_HANDLERS, ProblemError
 from api.queue import QueueService
 from api.ratelimit import rate_limit_middleware
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
 from api.store.clocks import ClockStore
 from api.store.players import PlayerStore
+from api.store.precommitments import PrecommitmentStore
 from api.store.queue import QueueStore
 from api.store.seals import Sealer
 from api.transparency.keys import log_signer
@@ -168,8 +171,13 @@ def create_app(
         app.state.sealer = sealer = start_signing(settings, engine)
         result_log = start_log(settings, engine) if sealer is not None else None
         app.state.result_log = result_log
+        app.state.precommitments = precommitments = Precommitments(PrecommitmentStore(engine))
         app.state.service = service = MatchService(
-            store, bots=bots, sealer=sealer, result_log=result_log
+            store,
+            bots=bots,
+            sealer=sealer,
+            result_log=result_log,
+            precommitments=precommitments,
         )
         app.state.players = players = PlayerService(PlayerStore(engine, store.load), service)
         service.on_finished = players.match_finished
@@ -207,6 +215,7 @@ def create_app(
         route_handlers=[
             HealthController,
             MatchController,
+            CommitmentsController,
             KeysController,
             LogController,
             MetricsController,

@@ -48,6 +48,7 @@ from typing import (
     Concatenate,
     Generic,
     Literal,
+    NotRequired,
     ParamSpec,
     TypeAlias,
     TypedDict,
@@ -66,7 +67,7 @@ __all__ = [
     "StreamMessage", "Unauthorized", "ValidationFailed", "bot", "human", "open_seat",
     # player accounts and ratings
     "Leaderboard", "LeaderboardEntry", "PlayedMatch", "Player", "PlayerRating", "Profile",
-    "QueueTicket", "Registered",
+    "Precommitment", "QueueTicket", "Registered",
     # the transparency log
     "ConsistencyProof", "InclusionProof",
 ]  # fmt: skip
@@ -150,6 +151,18 @@ class CreatedMatch(TypedDict):
     seat_tokens: list[SeatToken]
     view: MatchView
     game: str
+    #: added by the client, not the server: the commitment to the first deck's secret that
+    #: the service showed before the creator's entropy was sent (docs/API.md "Fairness"); the
+    #: match's first ``entropy_committed`` event must carry it. Absent at a table of bots.
+    commitment: NotRequired[str]
+
+
+class Precommitment(TypedDict):
+    """``POST /commitments``: the service's commitment to a first deck's secret."""
+
+    id: str
+    commitment: str
+    expires_at: str
 
 
 class ClaimedSeat(TypedDict):
@@ -714,15 +727,25 @@ def create_match(
     An Idempotency-Key is generated for this creation (or the one given) and reused on its
     retries: a repeat answers the match made the first time (same tokens), not a second one.
     The body carries ``entropy``, fresh bytes from the OS for the first deck (docs/API.md
-    "Fairness"), which the server records for the human seats."""
+    "Fairness"), which the server records for the human seats. At a table with a person or an
+    open seat, the service first commits to its secret for that deck (``POST /commitments``),
+    and the creation names that pre-commitment, so the service cannot choose its secret after
+    seeing the entropy; the answer's ``commitment`` is the one the service showed."""
     body: dict[str, Any] = {"seats": seats, **_given(game=game, **options)}
     body.update(_given(seed=seed, first_dealer=first_dealer))
-    body["entropy"] = _entropy()
+    shown: Precommitment | None = None
+    if any(seat.get("kind", "human") != "bot" for seat in seats):  # a deck to mix
+        shown = cast(Precommitment, (yield from _json(client, _Call("POST", "/commitments"))))
+        body["precommitment"] = shown["id"]
+    body["entropy"] = _entropy()  # drawn once the commitment is in hand, sent on every retry
     headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
-    return cast(
+    created = cast(
         CreatedMatch,
         (yield from _json(client, _Call("POST", "/matches", json=body, headers=headers))),
     )
+    if shown is not None:
+        created["commitment"] = shown["commitment"]
+    return created
 
 
 def list_matches(

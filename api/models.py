@@ -181,6 +181,21 @@ CreationEntropy = Annotated[
 ]
 
 
+#: a ``POST /commitments`` answer's id, for the creation (docs/API.md "Fairness")
+PrecommitmentId = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=64,
+        description="The `id` of a `POST /commitments` answer: the first deck's secret is the "
+        "one the service committed to there, before this request's `entropy` was sent "
+        '(docs/API.md "Fairness"). Single-use and short-lived: unknown or expired is 422 '
+        "`unknown-precommitment`, used by another match 409 `precommitment-used`, a table "
+        "with no person and no open seat 422 `precommitment-unusable`",
+    ),
+]
+
+
 class CreateMatchBody(Protocol):
     """What every game's creation body has besides the game's own options."""
 
@@ -194,6 +209,8 @@ class CreateMatchBody(Protocol):
     def first_dealer(self) -> int | None: ...
     @property
     def entropy(self) -> str | None: ...
+    @property
+    def precommitment(self) -> str | None: ...
 
 
 def _game_field(game: Game) -> tuple[str, Any] | tuple[str, Any, Any]:
@@ -226,6 +243,7 @@ def _creation_type(game: Game) -> type[msgspec.Struct]:
         ("first_dealer", first_dealer | None, None),
         ("clock", Annotated[ClockSettings | None, Meta(description=CLOCK)], None),
         ("entropy", CreationEntropy | None, None),
+        ("precommitment", PrecommitmentId | None, None),
     ]
     doc = f"A new {game.title} match ({tag}). A match of bots only is played to its end at once."
     return msgspec.defstruct(

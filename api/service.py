@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from itertools import takewhile
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
 
@@ -52,6 +52,9 @@ from domain.envelope import GENESIS_HASH
 from domain.errors import DomainError
 from domain.games import GAMES, Game, by_name
 from domain.seats import SeatSpec
+
+if TYPE_CHECKING:  # it raises this module's errors
+    from api.precommitments import Precommitments
 
 __all__ = [
     "Step", "_meta", "advance", "rng_for",  # re-exported for the benches and the CLI
@@ -190,6 +193,19 @@ class UnknownGame(ServiceError):
 
 class InvalidOptions(ServiceError):
     """Options that the match's game does not take."""
+
+
+class PrecommitmentNotFound(ServiceError):
+    """A creation's pre-commitment (``POST /commitments``) is unknown or has expired."""
+
+
+class PrecommitmentUsed(ServiceError):
+    """A creation's pre-commitment was used by another match (each is used once)."""
+
+
+class PrecommitmentUnusable(ServiceError):
+    """A creation's pre-commitment names a match with no deck to commit to (no person and no
+    open seat at its table: its decks are the service's alone)."""
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -389,8 +405,11 @@ class MatchService:
         bots: BotPool | None = None,
         sealer: Sealer | None = None,
         result_log: ResultLog | None = None,
+        precommitments: Precommitments | None = None,
     ) -> None:
         self.store = store
+        #: the secrets committed to before a creation (api/precommitments.py); None: refused
+        self.precommitments = precommitments
         self.bots = bots or BotPool(0)
         #: signs each match whose commit ends it (api/signing.py); None: signing is off
         self.sealer = sealer
@@ -623,6 +642,7 @@ class MatchService:
         match_id: str | None = None,
         entropy: str | None = None,
         rematch_of: str | None = None,
+        precommitment: str | None = None,
     ) -> Created:
         """A new match of ``game`` with its ``options`` (the game's defaults for those left out).
 
@@ -634,6 +654,10 @@ class MatchService:
         ``rematch_of``: the finished match this one is the rematch of (api/rematch.py), noted
         on the new row; its seat tokens are not remembered by this process (each person's
         rematch request replaces their seat's).
+
+        ``precommitment``: the id of a ``POST /commitments`` answer, whose secret (committed to
+        before ``entropy`` was sent) is the first deck's, instead of one drawn now. It is used
+        once, by this match (a retry of the same creation uses it again).
 
         With ``idempotency_key`` see :meth:`create_once`, which retries this on the
         ConcurrencyError of a twin request.
@@ -667,8 +691,18 @@ class MatchService:
             start = StartClock(clock, now_ms())
             state, started = hosted.apply(state, start)
             steps.append(Step(start, "service", started, hosted.name))
-        if entropy is not None:
-            state, commitment = committed(state, seed, hosted)
+        if entropy is not None or precommitment is not None:
+            secret = None
+            if precommitment is not None:
+                if not committed(state, seed, hosted)[1]:
+                    raise PrecommitmentUnusable(
+                        "this match deals no deck mixed with a person's entropy (no human or "
+                        "open seat): create it without a pre-commitment"
+                    )
+                if self.precommitments is None:
+                    raise PrecommitmentNotFound("this service keeps no pre-commitments")
+                secret = await self.precommitments.take(precommitment, match_id)
+            state, commitment = committed(state, seed, hosted, secret)
             steps += commitment
             for seat in (i for i, spec in enumerate(specs) if spec.kind == "human"):
                 # the creator's, not the seat's: a replay reads the creation's events up to

@@ -114,14 +114,19 @@ def contributed(
     return after, [step] if events else []
 
 
-def committed(state: Any, seed: int | None, game: Game) -> tuple[Any, list[Step]]:
+def committed(
+    state: Any, seed: int | None, game: Game, secret: str | None = None
+) -> tuple[Any, list[Step]]:
     """The service's commitment to the next deck's secret, when one is due now (the first
     step :func:`advance` would take, with the same randomness): so that contributions can
-    follow it before the deal that ``advance`` would make in the same breath."""
+    follow it before the deal that ``advance`` would make in the same breath. ``secret``: the
+    one committed to before (a pre-commitment, api/precommitments.py) instead of a new one."""
     if game.automatic_turn(state) != HOST:
         return state, []
     command = game.host_command(state, rng_for(seed, state.version, "shuffle"))
     if not isinstance(command, CommitSecret):
         return state, []  # a deal or a bot's turn: not a commitment
+    if secret is not None:
+        command = CommitSecret(secret)
     after, events = game.apply(state, command)
     return after, [Step(command, "service", events, game.name)]

@@ -274,10 +274,13 @@ class MatchController(Controller):
             "until every open seat is claimed (`POST /matches/{id}/seats/{seat}/claim`); the "
             "last claim deals round 1. With `Idempotency-Key`, a retry with the same key and "
             "body answers the same match again (201, `Idempotent-Replayed: true`), its seat "
-            "tokens included, and makes no other; the same key with another body is 422."
+            "tokens included, and makes no other; the same key with another body is 422. "
+            "With `precommitment` (from `POST /commitments`) and `entropy`, the first deck's "
+            'secret is the one committed to before the entropy was sent (docs/API.md "Fairness"'
+            "); a pre-commitment used by another match is 409."
         ),
         status_code=201,
-        responses=responses(400, 413, 415, 422, 503),
+        responses=responses(400, 409, 413, 415, 422, 503),
         dto=CreateMatchDTO,
         return_dto=None,
     )
@@ -316,6 +319,7 @@ class MatchController(Controller):
             "options": creation_options(data),
             "clock": getattr(data, "clock", None),
             "entropy": data.entropy,
+            "precommitment": data.precommitment,
         }
         created = await (
             service.create_once(seats, idempotency_key=idempotency_key, **given)

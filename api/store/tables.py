@@ -269,3 +269,20 @@ queue_tickets = sa.Table(
 #: not declared above: ``ix_events_account`` (revision 0007) indexes ``meta``'s ``account``
 #: (``meta ->> 'account'`` on PostgreSQL, ``json_extract(meta, '$.account')`` on SQLite)
 EXPRESSION_INDEXES = frozenset({"ix_events_account"})
+
+#: the service's pre-commitments (revision 0010, api/store/precommitments.py): a secret for a
+#: match's first deck drawn and committed to (``POST /commitments``) before the creator sends
+#: the entropy it is mixed with. ``secret`` is answered by no request: the match's
+#: ``entropy_committed`` event reveals it when the deck is opened. ``match_id`` is the match
+#: that used it (NULL while unused): one use only, and a retry of that same creation may use it
+#: again. Rows are deleted an hour after they expire.
+precommitments = sa.Table(
+    "precommitments",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("secret", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("match_id", sa.String(36), nullable=True),
+    sa.Index("ix_precommitments_expires_at", "expires_at"),
+)

@@ -9,11 +9,13 @@ first deck for the human seats it is handed (tests/api/test_queue.py checks a qu
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import hashlib
 import json
 import logging
 import os
 import random
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
+from api import precommitments
 from api.cli import main
 
 Client = AsyncTestClient[Any]
@@ -354,3 +357,85 @@ async def test_a_creation_retried_with_other_entropy_answers_the_first_match(
     assert again.json()["match_id"] == first.json()["match_id"]
     assert again.json()["seat_tokens"] == first.json()["seat_tokens"]
     assert again.json()["version"] == first.json()["version"]
+
+
+# --- a creation's first deck committed to before the creator's entropy (POST /commitments) ----
+
+
+async def precommit(client: Client) -> dict[str, Any]:
+    answered = await client.post("/commitments")
+    assert answered.status_code == 201, answered.text
+    shown = answered.json()
+    assert sorted(shown) == ["commitment", "expires_at", "id"]  # never the secret
+    assert len(bytes.fromhex(shown["commitment"])) == 32
+    return dict(shown)
+
+
+async def test_a_third_party_finds_the_commitment_it_was_shown_before_its_entropy_in_the_export(
+    client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: Any
+) -> None:
+    """The creator is shown the service's commitment, then sends its entropy with the
+    pre-commitment's id: the match's first ``entropy_committed`` carries that very commitment,
+    the creator's entropy follows it for each person, the secret revealed at the end opens it
+    and gives the deck (recomputed with hashlib alone), and ``cuccu verify`` passes."""
+    caplog.set_level(logging.DEBUG, logger="cuccu")
+    for game in TABLES:
+        shown = await precommit(client)
+        mixed = _hex()  # drawn only once the commitment is in hand
+        body = {**TABLES[game], "seats": PEOPLE, "entropy": mixed}
+        created = await client.post("/matches", json={**body, "precommitment": shown["id"]})
+        assert created.status_code == 201, created.text
+        served = (await client.get(f"/matches/{created.json()['match_id']}/events")).json()
+        first = [e["event"] for e in served["events"] if e["event"]["type"] == "entropy_committed"]
+        assert first[0]["commitment"] == shown["commitment"] and first[0]["secret"] is None
+        mid = created.json()["match_id"]
+        await play_seats(
+            client, mid, {t["seat"]: t["token"] for t in created.json()["seat_tokens"]}
+        )
+        records = await exported(client, mid)
+        deck = first_deck(game, records)
+        assert deck[0]["data"]["commitment"] == shown["commitment"], game
+        assert [r["data"]["entropy"] for r in deck if r["type"] == "entropy_contributed"] == [
+            mixed,
+            mixed,
+        ]
+        revealed = next(
+            r["data"]["secret"]
+            for r in records
+            if r["type"] == "entropy_revealed" and r["data"]["deck"] == 1
+        )
+        assert hashlib.sha256(bytes.fromhex(revealed)).hexdigest() == shown["commitment"]
+        assert third_party_check(game, records)[0] == [0, 1], game
+        await verified(client, mid, tmp_path, capsys)
+        assert revealed not in caplog.text  # no log line carries the secret
+
+
+async def test_a_precommitment_is_used_once_and_only_while_fresh(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reused by another creation: 409; unknown or expired: 422; a table with no person: 422,
+    and the pre-commitment stays usable; a retry of the same creation (its Idempotency-Key)
+    answers the match it made."""
+    body = {**TABLES["cuccu"], "seats": PEOPLE, "entropy": _hex()}
+    shown = await precommit(client)
+    bots = {**TABLES["cuccu"], "seats": SEATS[1:], "precommitment": shown["id"]}
+    unusable = await client.post("/matches", json=bots)
+    assert unusable.status_code == 422, unusable.text
+    assert unusable.json()["type"].endswith("precommitment-unusable")
+    key = {"Idempotency-Key": os.urandom(16).hex()}
+    first = await client.post("/matches", json={**body, "precommitment": shown["id"]}, headers=key)
+    again = await client.post("/matches", json={**body, "precommitment": shown["id"]}, headers=key)
+    assert (first.status_code, again.status_code) == (201, 201), again.text
+    assert again.json()["match_id"] == first.json()["match_id"]
+    reused = await client.post("/matches", json={**body, "precommitment": shown["id"]})
+    assert reused.status_code == 409, reused.text
+    assert reused.json()["type"].endswith("precommitment-used")
+    unknown = await client.post("/matches", json={**body, "precommitment": str(uuid.uuid4())})
+    assert unknown.status_code == 422, unknown.text
+    assert unknown.json()["type"].endswith("unknown-precommitment")
+    monkeypatch.setattr(precommitments, "LIFETIME", dt.timedelta(seconds=-1))
+    stale = await precommit(client)
+    expired = await client.post("/matches", json={**body, "precommitment": stale["id"]})
+    assert expired.status_code == 422, expired.text
+    assert expired.json()["type"].endswith("unknown-precommitment")
+    assert "expired" in expired.json()["detail"]

@@ -50,6 +50,11 @@ def test_sync_client_every_endpoint(server: Server) -> None:
         )
         mid = created["match_id"]
         assert created["seat_tokens"] == [] and created["status"] == "between_rounds"
+        # the service committed to the first deck's secret before the client's entropy was
+        # sent (POST /commitments): the match's first commitment is the one it showed
+        committed = [e["event"] for e in anon.events(mid)["events"]]
+        first = next(e for e in committed if e["type"] == "entropy_committed")
+        assert first["commitment"] == created["commitment"] and first["secret"] is None
         assert [m["match_id"] for m in anon.lobby()] == [mid]
         assert anon.lobby()[0]["open_seats"] == [0, 2]
         assert ann.claim_seat(mid, 0, "Ann")["seat"] == 0
