@@ -110,6 +110,25 @@ def test_worlds_follow_the_other_seats_public_decisions() -> None:
         assert len(world.deck) == seen.deck_size
 
 
+def test_a_decline_after_a_public_trade_is_no_sign_of_a_ceremony() -> None:
+    """Seats 1 and 2 trade a 3 and a 15: both are prompted for a Ceremony claim and decline, as
+    after every trade. Seat 3's expert must not read the declines as a Ceremony given (it used
+    to, found no world that fits, and fell back to its old formula)."""
+    state = _round(["3#1", "15#1", "9#1", "16#1"], [])
+    state, _ = apply(state, Choose(1, "trade"))
+    state, _ = apply(state, Choose(2, "accept"))  # the prompt every target gets
+    state, _ = apply(state, Choose(1, "decline"))
+    state, _ = apply(state, Choose(2, "decline"))
+    state, _ = apply(state, Choose(2, "keep"))
+    seen = view(state, 3)
+    assert seen.pending is not None and seen.pending.seat == 3 and seen.pending.kind == "turn"
+    acc = account(seen)
+    for seat in (1, 2):
+        support = {v for v in range(1, 22) if acc.slots[acc.holding[seat]].weights[v] > 0}
+        assert support != {12} and len(support) > 10
+    assert search(seen, random.Random(3)).samples > 0
+
+
 def _asked_with_a_lovers() -> GameView:
     """Seat 2 holds a Lovers and seat 1 asks it. Every card below 8 but the Lovers, and both
     Ceremonies, are in the discard pile: whatever seat 1 offers beats the 6 seat 2 holds, the

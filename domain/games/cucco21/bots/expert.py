@@ -13,9 +13,10 @@ How a decision is made (keep / trade, refuse / send on / accept, claim / decline
    plain trade says the target held no power. These are soft (``SURPRISE``, 0.02 for a seat the
    table shows as a ``basic`` bot, ``SURPRISE_OTHER``, 0.1, for a person or another expert).
    The rules' own facts are hard: a refusal means a Lovers or a Cat, a send-on a House or a
-   Horse, a kept deck draw is no drawn-and-discarded power, a Ceremony prompt (claim or
-   decline) says who gave the Ceremony and that its giver got 5 or more; a public trade with
-   nobody out says neither party received a Clown.
+   Horse, a kept deck draw is no drawn-and-discarded power, a claim says who gave the
+   Ceremony and that its giver got 5 or more (a decline says nothing: every party to a trade
+   is prompted, ``decline`` its only choice when it cannot claim); a public trade with nobody
+   out says neither party received a Clown.
 3. **Sampling worlds** (``sample_world``). The unseen cards (42 minus the discard pile and the
    cards it knows are held) are dealt to the unknown slots one by one, each value drawn in
    proportion to copies left times the slot's weight, and the sample is importance-weighted by
@@ -268,8 +269,14 @@ def account(view: GameView) -> Accounting:
                 slot = holding.pop(e.seat)
                 if e.card is not None:
                     slots[slot].card = e.card
-        elif kind is Claimed or kind is Declined:
-            assert isinstance(e, Claimed | Declined)
+        elif kind is Declined:
+            # Every party to a trade (and a drawer after a Ceremony given to the deck) is
+            # prompted, ``decline`` its only choice when it cannot claim: a decline tells
+            # nothing one card alone can carry (pending.py, "Prompts reveal nothing hidden").
+            assert isinstance(e, Declined)
+            answered.add(e.seat)
+        elif kind is Claimed:
+            assert isinstance(e, Claimed)
             answered.add(e.seat)
             c = e.seat
             if c in holding:
