@@ -47,10 +47,13 @@ def _running(page: Page) -> bool:
     return page.locator('[data-testid="stStatusWidget"]').count() > 0
 
 
-def _newest_logged(page: Page) -> int:
-    """The number of the newest event in the log (its first row)."""
+def _newest_logged(page: Page) -> int | None:
+    """The number of the newest event in the log (its first row); None while the log is not
+    drawn (between a fragment's runs it can be missing for an instant)."""
     cell = page.locator(".cuccu-log td.cuccu-log-n").first
-    return int(cell.inner_text()) if cell.count() else 0
+    with suppress(PlaywrightTimeout, ValueError):
+        return int(cell.inner_text(timeout=1_000)) if cell.count() else None
+    return None
 
 
 def _start(page: Page, viewer: str, lives: int = 3, seats: int = 8) -> None:
@@ -88,8 +91,12 @@ def test_a_choice_s_steps_are_drawn_one_at_a_time_and_skip_goes_to_the_next_deci
                 page.wait_for_timeout(50)
                 continue
             step = _step(page)
-            if step is not None:
-                seen = (*step, _newest_logged(page))
+            newest = _newest_logged(page)
+            if step is not None and newest is None:  # caught between two draws: look again
+                page.wait_for_timeout(50)
+                continue
+            if step is not None and newest is not None:
+                seen = (*step, newest)
                 if not frames or frames[-1] != seen:
                     frames.append(seen)
                 if len(frames) > 1:  # no decision while the bots' steps play
