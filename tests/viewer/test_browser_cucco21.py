@@ -112,6 +112,7 @@ def test_rules_of_cucco21_follow_the_one_language_setting(
     _, viewer = service
     open_app(page, f"{viewer}/rules")
     expect(page.get_by_role("heading", name="Cuccù: how to play")).to_be_visible()
+    settle(page)  # the first run ends before the game is switched
     page.get_by_text("Cucco 21", exact=True).click()
     expect(page.get_by_role("heading", name="Cucco 21: how to play")).to_be_visible()
     expect(page.get_by_text("Ceremony").first).to_be_visible()
@@ -126,6 +127,7 @@ def test_rules_of_cucco21_follow_the_one_language_setting(
 def test_play_offers_cucco21_with_its_own_options(service: tuple[Api, str], page: Page) -> None:
     _, viewer = service
     open_app(page, f"{viewer}/play")
+    settle(page)  # the first run ends before the game is switched
     page.get_by_text("Cucco 21", exact=True).click()
     for label in ("Starting chips", "Sets at most (0: until a bankruptcy)"):
         expect(page.get_by_label(label)).to_be_visible()
@@ -147,6 +149,7 @@ def test_play_a_cucco21_game_against_bots(service: tuple[Api, str], page: Page) 
                        timeout=30)  # fmt: skip
     assert probe.status_code == 201, probe.text  # the API hosts Cucco 21
     open_app(page, f"{viewer}/play")
+    settle(page)  # the first run ends before the game is switched
     page.get_by_text("Cucco 21", exact=True).click()
     expect(page.get_by_label("Starting chips")).to_be_visible()  # Cucco 21's own form is drawn
     # the run that draws it must end first: until then the Start button on screen may still be
