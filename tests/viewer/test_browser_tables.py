@@ -142,7 +142,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
 
         # Ann creates the table: two open seats and a bot; her page gives the invite link
         open_app(ann, f"{viewer}/tables")
-        expect(ann.get_by_text("Create a table")).to_be_visible()
+        expect(ann.get_by_text("Create a table", exact=True)).to_be_visible()
         ann.get_by_label("Open seats (for people)").fill("2")
         ann.get_by_label("Bots").fill("1")
         # random bots answer at once: the figure printed is the viewer's, not a bot's thinking
