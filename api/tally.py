@@ -127,7 +127,7 @@ class LivesRecord:
     rounds: list[int]  # per seat: rounds it took part in
     losses: list[Counter[str]]  # per seat: lives lost, by reason
     decision_times: list[list[float]]  # per seat: seconds per decision
-    #: rounds that took every last life at once, and so took none (Ranter-Go-Round's A16)
+    #: rounds that took every last life at once, and so took none (where a game's rules void them)
     void_rounds: int = 0
 
     @classmethod
