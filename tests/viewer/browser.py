@@ -120,6 +120,28 @@ def settle(page: Page) -> None:
     )
 
 
+# The buttons that carry a Play match on: a choice, the paced steps' skip or watch, a refresh
+# while another seat decides. Never Rematch, Open in Replay or Leave: clicking "the first button"
+# once picked Rematch just as the match ended, and the test then waited for a finished match on
+# the rematch's page (a fresh-clone CI failure).
+PLAYING_ON = (
+    '[data-testid="stMain"] :is([class*="st-key-do_"], .st-key-play_watch, .st-key-play_skip_end,'
+    " .st-key-play_skip, .st-key-refresh) button:visible"
+)
+
+
+def play_on(page: Page, timeout_ms: int = 5_000) -> bool:
+    """Click the first button that carries the match on; False if none came within the time (a
+    button of the run before may still be fading out: the caller settles and looks again)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.locator(PLAYING_ON).first.click(timeout=timeout_ms)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
 def choose_language(page: Page, label: str) -> None:
     """Pick ``label`` in the sidebar's language selector."""
     page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()

@@ -10,10 +10,9 @@ import re
 from typing import TYPE_CHECKING
 
 import httpx
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import main_text, open_app, settle
+from tests.viewer.browser import main_text, open_app, play_on, settle
 from tests.viewer.support import Api
 from viewer.games.chase_play import request_body
 
@@ -56,10 +55,7 @@ def test_play_a_chase_match_to_its_end_and_replay_it(service: tuple[Api, str], p
     for _ in range(150):  # click the first offered choice until the match ends
         if page.get_by_text(OVER).count():
             break
-        buttons = page.locator('[data-testid="stMain"] [data-testid="stButton"] button:visible')
-        try:  # a button of the run before may still be fading out: look again after a while
-            buttons.filter(has_not_text="Leave").first.click(timeout=5_000)
-        except PlaywrightTimeout:
+        if not play_on(page):
             settle(page)
             continue
         clicks += 1

@@ -8,14 +8,13 @@ and starts the rematch; a seat handed to a bot after its timeouts is taken back 
 from __future__ import annotations
 
 import re
-from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import TIMEOUT_MS, settle
+from tests.viewer.browser import TIMEOUT_MS, play_on, settle
 from tests.viewer.support import Api
 from tests.viewer.test_browser_table import DESKTOP, MEASURE, MIN_TEXT_PX, _overlapping
 
@@ -186,10 +185,7 @@ def test_a_clocked_match_ends_with_a_rematch(service: tuple[Api, str], page: Pag
     for _ in range(150):  # click the first offered choice until the match ends
         if page.get_by_text(OVER).count():
             break
-        buttons = page.locator('[data-testid="stMain"] [data-testid="stButton"] button:visible')
-        # a button of the run before may still be fading out: look again after a while
-        with suppress(PlaywrightTimeout):
-            buttons.filter(has_not_text="Leave").first.click(timeout=5_000)
+        play_on(page)
         settle(page)
     expect(page.get_by_text(OVER).first).to_be_visible()
     page.get_by_role("button", name="Rematch").click()

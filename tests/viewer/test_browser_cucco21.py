@@ -13,7 +13,7 @@ import httpx
 from playwright.sync_api import expect
 
 from domain.audit import audit, chain, to_ndjson
-from tests.viewer.browser import choose_language, main_text, open_app, settle
+from tests.viewer.browser import choose_language, main_text, open_app, play_on, settle
 from tests.viewer.support import Api
 from viewer.games.cucco21 import bot_game21
 from viewer.games.play21 import request_body
@@ -162,9 +162,7 @@ def test_play_a_cucco21_game_against_bots(service: tuple[Api, str], page: Page) 
     for _ in range(200):  # click the first offered choice until the game ends
         if page.get_by_text("The game is over. Most chips:").count():
             break
-        buttons = page.locator('[data-testid="stMain"] [data-testid="stButton"] button')
-        first = buttons.filter(has_not_text="Leave").first
-        first.click()
+        play_on(page)
         settle(page)
     expect(page.get_by_text("The game is over. Most chips:").first).to_be_visible()
     assert "WINNER" in _table_text(page)

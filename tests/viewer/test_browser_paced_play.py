@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import open_app, settle
+from tests.viewer.browser import open_app, play_on, settle
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
@@ -162,8 +162,7 @@ def test_once_out_the_rest_of_the_match_is_offered_to_watch_or_skip(
             if page.get_by_text(OVER).count():
                 page.get_by_role("button", name="Rematch").click(timeout=5_000)
                 continue
-            buttons = page.locator('[data-testid="stMain"] [data-testid="stButton"] button:visible')
-            buttons.filter(has_not_text="Leave").first.click(timeout=5_000)
+            play_on(page)
     expect(offered).to_be_visible()
     # held at this seat's own last choice: the result is not told before it is watched
     assert page.get_by_text(OVER).count() == 0
