@@ -317,7 +317,7 @@ else:
 ONE_WINNER = " and ".join(game.title for game in GAMES.values() if game.score.one_winner)
 
 
-class MatchSummary(msgspec.Struct):
+class MatchSummary(msgspec.Struct, kw_only=True):
     match_id: str
     status: MatchStatus
     created_at: dt.datetime
@@ -336,7 +336,7 @@ class MatchSummary(msgspec.Struct):
         list[int],
         Meta(description="Seats still waiting to be claimed; round 1 starts when none is left"),
     ] = msgspec.field(default_factory=list)
-    game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
+    game: Annotated[str, Meta(description=GAME_NAMES)]
     options: Annotated[
         dict[str, object],
         Meta(description="The game's creation options (defaults filled in)"),
@@ -346,7 +346,7 @@ class MatchSummary(msgspec.Struct):
     ] = msgspec.field(default_factory=list)
 
 
-class CreatedMatch(msgspec.Struct):
+class CreatedMatch(msgspec.Struct, kw_only=True):
     match_id: str
     version: int
     status: MatchStatus
@@ -355,7 +355,7 @@ class CreatedMatch(msgspec.Struct):
         Meta(description="One per `human` seat (an `open` seat gets its token when claimed)"),
     ]
     view: Annotated[Views, Meta(description="The spectator's view of the new match")]
-    game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
+    game: Annotated[str, Meta(description=GAME_NAMES)]
     clock: ClockField = None
 
 
@@ -366,12 +366,12 @@ class MatchList(msgspec.Struct):
     ]
 
 
-class MatchOut(msgspec.Struct):
+class MatchOut(msgspec.Struct, kw_only=True):
     match_id: str
     version: Annotated[int, Meta(description="Number of events in the match's stream")]
     seat: Annotated[int | None, Meta(description="The caller's seat; null for a spectator")]
     view: AnyView
-    game: Annotated[str, Meta(description=f"{GAME_NAMES}: how to read `view`")] = DEFAULT_GAME
+    game: Annotated[str, Meta(description=f"{GAME_NAMES}: how to read `view`")]
     clock: ClockField = None
     rematch_of: Annotated[
         str | None, Meta(description="The finished match this one is the rematch of")
@@ -381,7 +381,7 @@ class MatchOut(msgspec.Struct):
     ] = None
 
 
-class RematchOut(msgspec.Struct):
+class RematchOut(msgspec.Struct, kw_only=True):
     """The caller's seat in the rematch of a finished match (docs/API.md, "Rematches")."""
 
     match_id: Annotated[str, Meta(description="The rematch")]
@@ -396,7 +396,7 @@ class RematchOut(msgspec.Struct):
     ]
     version: int
     view: Annotated[Views, Meta(description="The seat's view of the rematch")]
-    game: Annotated[str, Meta(description=GAME_NAMES)] = DEFAULT_GAME
+    game: Annotated[str, Meta(description=GAME_NAMES)]
     clock: ClockField = None
 
 
@@ -459,7 +459,7 @@ class CommandOut(msgspec.Struct):
     clock: ClockField = None
 
 
-class EventPage(msgspec.Struct):
+class EventPage(msgspec.Struct, kw_only=True):
     match_id: str
     version: Annotated[int, Meta(description="Current version of the stream")]
     seat: int | None
@@ -467,7 +467,7 @@ class EventPage(msgspec.Struct):
     next_after: Annotated[
         int | None, Meta(description="Pass as `after` for the next page; null when up to date")
     ]
-    game: Annotated[str, Meta(description=f"{GAME_NAMES}: how to read `events`")] = DEFAULT_GAME
+    game: Annotated[str, Meta(description=f"{GAME_NAMES}: how to read `events`")]
 
 
 class Health(msgspec.Struct):

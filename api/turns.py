@@ -87,7 +87,8 @@ def advance(state: Any, seed: int | None, game: Game | str) -> tuple[Any, list[S
     steps: list[Step] = []
     while (turn := game.automatic_turn(state)) is not None:
         if turn == HOST:
-            # "shuffle" names the purpose for both games: seeded Cuccù matches replay as before
+            # "shuffle" names the host's purpose in every game (the first game's name for it):
+            # seeded matches of it replay as before
             command = game.host_command(state, rng_for(seed, state.version, "shuffle"))
             actor = "service"
         else:

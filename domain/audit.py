@@ -8,9 +8,8 @@ report runs the generic checks around that game's own (``Game.audit``, a
   (the first onto ``GENESIS_HASH``), its hash is ``chain_hash(prev_hash, record bytes)``, its
   bytes are canonical (envelope 2) and hold the event the other checks read, and every record
   names the same match (``domain.envelope``);
-- the game's checks. Cuccù (``domain.games.cuccu.audit``): ``commitments``, ``replay``,
-  ``conservation``, ``lives``. Cucco 21 (``domain.games.cucco21.audit``): ``replay``,
-  ``decks``, ``chips``, ``cards``;
+- the game's checks, in its own package (``GameAudit.checks``; a game's checks are listed
+  in docs/ARCHITECTURE.md, "The audit");
 - ``entropy`` (every game, after its own; ``domain.entropy``): every deck mixed with the players'
   entropy is the one its revealed secret (which opens its commitment) and the contributions
   give; the report's ``decks`` names each deck's source, "operator-chosen" for a deck dealt
@@ -45,22 +44,14 @@ from domain.envelope import (
     parse_body,
     record_body,
 )
-from domain.event_codec import UnknownEvent
-from domain.games import CUCCU, GAMES, LEGACY, Game, of_first_event
-from domain.games.cuccu.events import event_type
+from domain.event_codec import UnknownEvent, event_type
+from domain.games import DEFAULT_GAME, GAMES, LEGACY, Game, by_name, of_first_event
 
 #: a check's report name: ``hash_chain``, ``complete``, or one of a game's (``GameCheck.name``)
 CheckName = str
-#: Cuccù's report, in order (each game's is ``game_checks``)
-CHECKS: Final[tuple[CheckName, ...]] = (
-    "hash_chain",
-    "commitments",
-    "replay",
-    "conservation",
-    "lives",
-    "clock",
-    "complete",
-)
+#: the game a log is read as when nothing in it names one (an empty log, or records no game
+#: can read): the registry's default, the game of matches that name none
+_UNNAMED: Final[Game] = by_name(DEFAULT_GAME)
 
 __all__ = ["AuditRecord", "CheckFailed"]
 
@@ -75,7 +66,7 @@ class CheckResult(msgspec.Struct, frozen=True):
     detail: str = ""
 
 
-class AuditReport(msgspec.Struct, frozen=True):
+class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     events: int
     rounds: int
     winner: int | None
@@ -86,9 +77,9 @@ class AuditReport(msgspec.Struct, frozen=True):
     final_hash: str | None = None
     #: 1 when any record is of the legacy envelope (its match id and metadata are not hashed)
     envelope: int = RECORD_ENVELOPE
-    #: the game the log belongs to (``domain.games``), and every winner (Cucco 21 may have
+    #: the game the log belongs to (``domain.games``), and every winner (a game may have
     #: several; ``winner`` is set only when there is exactly one)
-    game: str = CUCCU.name
+    game: str
     winners: tuple[int, ...] = ()
     #: where each dealt deck came from (``domain.entropy``): mixed with whose entropy, or
     #: chosen by the operator (a bots-only table, or a match older than the protocol)
@@ -204,13 +195,13 @@ def game_of_records(records: Sequence[Record]) -> Game:
     """The game a log's records belong to: the one its first event opens
     (``domain.games.of_first_event``). A log that does not start with a creation (a
     truncated or tampered one) is read as the first game that can read every record, so the
-    audit can say what is wrong with it; Cuccù when none can."""
+    audit can say what is wrong with it; the registry's default game when none can."""
     if records:
         try:
             return of_first_event(records[0].type)
         except KeyError:
             pass
-    return next((g for g in GAMES.values() if _reads_all(g, records)), CUCCU)
+    return next((g for g in GAMES.values() if _reads_all(g, records)), _UNNAMED)
 
 
 def _decoded(items: Sequence[AuditRecord | _Pending]) -> list[AuditRecord]:
@@ -440,9 +431,10 @@ _GAME_OF_CLASS: Final = _game_of_classes()
 
 
 def game_of(records: Sequence[AuditRecord]) -> Game:
-    """The game of a log: the game its first event belongs to (Cuccù for an empty log)."""
+    """The game of a log: the game its first event belongs to (the registry's default game for
+    an empty log)."""
     if not records:
-        return CUCCU
+        return _UNNAMED
     first = records[0].event
     try:
         game = of_first_event(event_type(first))
@@ -450,7 +442,7 @@ def game_of(records: Sequence[AuditRecord]) -> Game:
             return game
     except KeyError:
         pass
-    return _GAME_OF_CLASS.get(type(first), CUCCU)
+    return _GAME_OF_CLASS.get(type(first), _UNNAMED)
 
 
 def game_checks(game: Game) -> tuple[CheckName, ...]:

@@ -1,6 +1,6 @@
-"""Scenario runner for every game's scenario files, chosen by each file's ``format`` field
-(``cuccu-scenario/1``: tests/scenarios/FORMAT.md; ``cucco21-scenario/1``:
-tests/scenarios-cucco21/README.md; ``chase-scenario/1``: tests/scenarios-chase/README.md).
+"""Scenario runner for every game's scenario files, chosen by each file's ``format`` field:
+the game whose ``Game.scenario_format`` it names runs it (each format is described beside its
+files, in ``tests/scenarios*/``).
 
 ``python -m domain.conformance DIR [DIR...]`` prints one line per failing scenario with its
 first difference, then ``N passed, M failed``; it exits non-zero when any failed. Each game's
@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from domain.errors import DomainError
-from domain.games import CUCCU, GAMES, NOT_YET_HOSTED
+from domain.games import DEFAULT_GAME, GAMES, NOT_YET_HOSTED, by_name
 
 
 def _game_of(scenario: dict[str, Any]) -> Any:
-    # Files written before a second game existed may lack ``format``: they are Cuccù's.
-    name = scenario.get("format", CUCCU.scenario_format)
+    # Files written before a second game existed may lack ``format``: they are the first
+    # game's, the registry's default (as a match that names no game is).
+    name = scenario.get("format", by_name(DEFAULT_GAME).scenario_format)
     games = (*GAMES.values(), *NOT_YET_HOSTED)  # a game's rules are checked before it is hosted
     for game in games:
         if game.scenario_format == name:
@@ -32,7 +33,7 @@ def _game_of(scenario: dict[str, Any]) -> Any:
 
 def same_json(a: Any, b: Any) -> bool:
     """Equal as JSON values of the same type. Python's ``==`` takes ``true`` for ``1`` and
-    ``1.0`` for ``1``; the chase format counts them as different, and no file of the older
+    ``1.0`` for ``1``; a format may count them as different, and no file of the older
     formats relies on the confusion (all three folders pass either way)."""
     if isinstance(a, list | tuple) and isinstance(b, list | tuple):
         return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))

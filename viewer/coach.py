@@ -1,5 +1,5 @@
 """The coach: for each answer open to a seat, the chance of the game's bad outcome this round
-(Cuccù: losing a life; Cucco 21: being out), from the game's own expert search.
+(losing a life, being out: each game says which), from the game's own expert search.
 
 Each game's coach is its presentation's ``advise`` (``viewer.games``): pure domain, run in the
 viewer's process on the seat's view only (what the API gave that seat, typed by its game's

@@ -1,8 +1,8 @@
-"""The charts both games' Charts pages draw, readable without colour vision.
+"""The charts every game's Charts page draws, readable without colour vision.
 
 Each seat has a colour from a colour-blind-safe palette (Okabe and Ito) and also its own dash
-pattern and point shape; a line that is not a seat's (Cucco 21's box) has a look of its own.
-A round the game marks (Cuccù's lives reset, Cucco 21's new set) is a labelled rule, and a seat
+pattern and point shape; a line that is not a seat's (a box in the middle) has a look of its own.
+A round the game marks (lives reset, a new set begun) is a labelled rule, and a seat
 leaving the game a cross. Counts of different kinds stand side by side, never stacked.
 """
 

@@ -4,8 +4,8 @@ The pages draw this data with the card table component (``viewer.card_table``); 
 the older static SVG of the same data, is no longer on any page (its tests still read it).
 
 It knows no game: a game's page describes what to draw (``TableDrawing``) in words it has
-already translated, and this module only places and draws it. Cuccù fills it with lives and
-one card per seat; another game (Cucco 21) may fill the same shapes with chips and its cards.
+already translated, and this module only places and draws it. One game fills it with lives
+and one card per seat; another may fill the same shapes with chips and several cards.
 
 Nothing is said by an emoji or by colour alone: every marker, card and arrow carries its text,
 so the table reads on a machine with no emoji font and to a person who does not see colours.
@@ -39,8 +39,8 @@ _ARROW_STYLE: Final[dict[str, tuple[str, str]]] = {
     "undo": ("#CC79A7", "12 4 3 4"),
     "pack": ("#0072B2", "2 4"),
     "pledge": ("#E69F00", "8 4"),
-    "draw": ("#56B4E9", "6 3"),  # Cucco 21: a card drawn from the deck
-    "pay": ("#E69F00", "1 3"),  # Cucco 21: chips paid to the box or a seat, or the box taken
+    "draw": ("#56B4E9", "6 3"),  # a card drawn from the deck
+    "pay": ("#E69F00", "1 3"),  # chips paid to the box or a seat, or the box taken
 }
 
 
@@ -78,7 +78,7 @@ class SeatDrawing:
     seat: int
     name: str
     card: CardFace
-    counter: int  # lives in Cuccù
+    counter: int  # the game's score of the seat (lives, chips)
     counter_max: int
     counter_text: str  # the counter in words, e.g. "2 lives"
     markers: tuple[str, ...] = ()  # words: "dealer", "to decide", "out"...

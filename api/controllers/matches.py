@@ -692,8 +692,8 @@ class MatchController(Controller):
                     if after is None:
                         game, now = await uncancelled(service.game_state(match_id))
                         out = MatchOut(
-                            match_id, now.version, seat, view_of(game, now, seat), game.name,
-                            clock_out(now),
+                            match_id=match_id, version=now.version, seat=seat,
+                            view=view_of(game, now, seat), game=game.name, clock=clock_out(now),
                         )  # fmt: skip
                         yield ServerSentEventMessage(
                             data=_encoder.encode(out).decode(), event="view", id=now.version

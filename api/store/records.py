@@ -56,7 +56,7 @@ class StoredEvent:
     def event_of(self, game: Game) -> Any:
         """The event its record holds, read as ``game``'s (the match's game)."""
         body = self.body.encode("utf-8")
-        if self.envelope == LEGACY_ENVELOPE:  # only Cuccù matches are older than envelope 2
+        if self.envelope == LEGACY_ENVELOPE:  # only one game is older than envelope 2
             return LEGACY.event(body)
         record = parse_body(body)
         return game.read_event(record.type, record.schema, bytes(record.data))

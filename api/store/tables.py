@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
+from domain.games import DEFAULT_GAME
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -32,9 +34,10 @@ matches = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("seats", JsonType, nullable=False),
-    # the game in the registry (domain.games), its creation options, each seat's score in
+    # the game in the registry (domain.games; rows written before revision 0004 hold the
+    # registry's default, the one game there was), its creation options, each seat's score in
     # the game's unit (its ``score.unit``) and the winning seats (revision 0004)
-    sa.Column("game", sa.String(32), nullable=False, server_default="cuccu"),
+    sa.Column("game", sa.String(32), nullable=False, server_default=DEFAULT_GAME),
     sa.Column("options", JsonType, nullable=False, server_default="{}"),
     sa.Column("standing", JsonType, nullable=False, server_default="[]"),
     sa.Column("winners", JsonType, nullable=False, server_default="[]"),

@@ -2,7 +2,7 @@
 
 A match's first event names its game (:func:`of_first_event`); everything that hosts matches
 dispatches through here. Adding a game is its package, one line in ``_ALL``, and what each host
-shows of it in its own ``games/`` folder (docs/ARCHITECTURE.md, "Adding a third game").
+shows of it in its own ``games/`` folder (docs/ARCHITECTURE.md, "Adding a game").
 """
 
 from __future__ import annotations

@@ -8,10 +8,11 @@ from domain.audit import chain
 from domain.games import GAMES
 from viewer.games import PRESENTATIONS, game_of
 from viewer.games.pages import PAGES
+from viewer.games.seats import SEATS
 
 
-def test_every_hosted_game_has_its_presentation_and_its_pages() -> None:
-    assert set(PRESENTATIONS) == set(GAMES) == set(PAGES)
+def test_every_hosted_game_has_its_presentation_its_pages_and_its_seats() -> None:
+    assert set(PRESENTATIONS) == set(GAMES) == set(PAGES) == set(SEATS)
 
 
 @pytest.mark.parametrize("name", list(GAMES))
