@@ -66,7 +66,10 @@ def _start(page: Page, viewer: str, lives: int = 3, seats: int = 8) -> None:
     settle(page)
     page.get_by_role("button", name="Start a match").click()
     expect(page.get_by_text(re.compile(r"^Match \w{8} · round 1"))).to_be_visible()
-    settle(page)
+    # the bots before this seat may be shown step by step: the page runs a fragment again and
+    # again meanwhile, so it is not waited on to stop running (on a loaded box it seldom did
+    # within a minute), only for a choice or a step to be drawn
+    expect(_choices(page).first.or_(page.get_by_text(STEP).first)).to_be_visible(timeout=120_000)
     expect(page.get_by_text("One at a time", exact=True)).to_be_visible()  # the default pace
 
 
