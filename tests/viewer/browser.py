@@ -112,11 +112,11 @@ def cuccu_run(database: Path) -> Iterator[tuple[Api, str]]:
         stop(proc)
 
 
-def settle(page: Page) -> None:
+def settle(page: Page, timeout_ms: int = TIMEOUT_MS) -> None:
     """Wait until Streamlit has finished the run (its "running" indicator is gone)."""
     page.wait_for_timeout(300)
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT_MS
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms
     )
 
 
