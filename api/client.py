@@ -1079,12 +1079,20 @@ def join_queue(
 
 
 def queue_ticket(
-    client: _Session, /, key: str, ticket_id: str, *, wait: float | None = None
+    client: _Session,
+    /,
+    key: str,
+    ticket_id: str,
+    *,
+    wait: float | None = None,
+    seen: Literal["waiting", "seating"] | None = None,
 ) -> _Op[QueueTicket]:
     """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
-    timeout) answers as soon as the ticket moves on (to a table, showing its ``commitment``;
-    then to matched). Once matched, a new seat token."""
-    call = _Call("GET", f"/queue/{ticket_id}", params=_given(wait=wait), headers=_bearer(key))
+    timeout) answers as soon as the ticket's status is not ``seen`` (the one last seen:
+    ``waiting`` answers once the table exists, with its ``commitment``), or without ``seen``
+    once it is matched. Once matched, a new seat token."""
+    params = _given(wait=wait, seen=seen)
+    call = _Call("GET", f"/queue/{ticket_id}", params=params, headers=_bearer(key))
     return cast(QueueTicket, (yield from _json(client, call)))
 
 
@@ -1116,7 +1124,10 @@ def queue_seat(
             shown = ticket["commitment"]
             ticket = yield from take_queue_seat(client, key, ticket["ticket_id"])
             break
-        ticket = yield from queue_ticket(client, key, ticket["ticket_id"], wait=wait)
+        # answered as soon as the table exists (not only once matched)
+        ticket = yield from queue_ticket(
+            client, key, ticket["ticket_id"], wait=wait, seen="waiting"
+        )
     if shown is not None:
         ticket["commitment"] = shown
     return ticket

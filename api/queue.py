@@ -37,7 +37,7 @@ from typing import Any
 from api.players import PlayerService
 from api.service import MatchService, NewSeat, ServiceError, UnknownGame, seat_specs
 from api.store.players import PlayerRecord
-from api.store.queue import MATCHED, SEATING, QueueStore, Ticket
+from api.store.queue import MATCHED, SEATING, WAITING, QueueStore, Ticket
 from domain.entropy import EntropyContributed
 from domain.errors import DomainError
 from domain.games import GAMES
@@ -93,6 +93,14 @@ class TicketView:
     #: the answer of a seat's taking: whether its entropy went into the first deck (False: the
     #: seat had been taken without it, at the end of the wait)
     contributed: bool | None = None
+
+
+def public_status(ticket: Ticket) -> str:
+    """The ticket's status as answered: ``seating`` only once its table exists (the moment
+    between the tickets' reservation and the match's creation still answers ``waiting``)."""
+    if ticket.status == SEATING and ticket.match_id is None:
+        return WAITING
+    return ticket.status
 
 
 def contribute_by(ticket: Ticket) -> dt.datetime | None:
@@ -154,23 +162,23 @@ class QueueService:
         await self.seat_waiting(game, seats)
         return await self.view(player, ticket.id)
 
-    async def view(self, player: PlayerRecord, ticket_id: str, wait: float = 0) -> TicketView:
-        """The ticket; with ``wait``, answered as soon as it moves on (from waiting to a table
-        whose commitment it shows; from there to matched), else after that many seconds.
-        Answering at each move rather than only once matched lets a waiter see the commitment
-        before it sends its entropy, and a client that only waits for ``matched`` (one of
-        before this flow) asks twice, not in a busy loop."""
+    async def view(
+        self, player: PlayerRecord, ticket_id: str, wait: float = 0, seen: str | None = None
+    ) -> TicketView:
+        """The ticket; with ``wait``, answered as soon as its status (:func:`public_status`)
+        is not ``seen``, the one the waiter last saw, or, without ``seen``, as soon as it is
+        matched (as before seats were taken in two steps: such a client, which never takes
+        its seat, waits for the queue to take it, in a long poll, not a busy loop), else after
+        that many seconds. The waiter says what it saw because a ticket can move on between
+        two polls: the server cannot know which move the waiter has not seen yet."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        began: tuple[str, str | None] | None = None
         while True:
             ticket = await self._own(player, ticket_id)
             if ticket.status == MATCHED:
                 return TicketView(ticket, await self._token(player, ticket))
-            at = (ticket.status, ticket.match_id)
-            began = began or at
-            at_table = ticket.status == SEATING and ticket.match_id is not None
-            if (at_table and at != began) or loop.time() >= deadline:
+            moved = seen is not None and public_status(ticket) != seen
+            if moved or loop.time() >= deadline:
                 return await self._shown(ticket)
             await asyncio.sleep(POLL_EVERY)
 

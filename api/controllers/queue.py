@@ -16,7 +16,7 @@ from msgspec import Meta
 from api.controllers.players import PLAYER_KEY, PlayerKey, bearer_key, players_in
 from api.models import GAME_NAMES, Entropy
 from api.problems import responses
-from api.queue import QueueService, TicketView
+from api.queue import QueueService, TicketView, public_status
 from domain.games import GAMES, Game
 
 
@@ -161,8 +161,9 @@ def queue_in(state: State) -> QueueService:
 def ticket_out(view: TicketView) -> TicketOut:
     t = view.ticket
     return TicketOut(
-        ticket_id=t.id, status=t.status, game=t.game, seats=t.seats,  # type: ignore[arg-type]
-        created_at=t.created_at, match_id=t.match_id, seat=t.seat, token=view.token,
+        ticket_id=t.id, status=public_status(t), game=t.game, seats=t.seats,  # type: ignore[arg-type]
+        created_at=t.created_at, match_id=t.match_id,
+        seat=t.seat if t.match_id is not None else None, token=view.token,
         commitment=view.commitment, contribute_by=view.contribute_by,
         contributed=view.contributed,
     )  # fmt: skip
@@ -224,10 +225,10 @@ class QueueController(Controller):
         "/{ticket_id:str}",
         summary="Your queue ticket",
         description=(
-            "The ticket of the key's account; with `wait`, answered as soon as it moves on "
-            "(from `waiting` to `seating` at a table, with its `commitment`; from there to "
-            "`matched`) or after that many seconds (a long poll). Once matched, each answer "
-            "carries a NEW "
+            "The ticket of the key's account; with `wait`, a long poll: answered as soon as "
+            "its status is not `seen` (the one you last saw: `waiting` answers once your "
+            "table exists, with its `commitment`), or without `seen` as soon as it is "
+            "`matched`, else after that many seconds. Once matched, each answer carries a NEW "
             "seat token for the seat (the previous one stops working): a bot that restarted "
             "asks again. Another account's ticket is 404 `ticket-not-found`."
         ),
@@ -241,9 +242,18 @@ class QueueController(Controller):
         wait: Annotated[
             float, QueryParameter(ge=0, le=30, description="Seconds to wait for a seat")
         ] = 0,
+        seen: Annotated[
+            Literal["waiting", "seating"] | None,
+            QueryParameter(
+                description=(
+                    "The status you last saw: with `wait`, answered as soon as the ticket's "
+                    "is another (without it: once `matched`)"
+                )
+            ),
+        ] = None,
     ) -> TicketOut:
         player = await players_in(state).authenticate(bearer_key(authorization))
-        return ticket_out(await queue_in(state).view(player, ticket_id, wait))
+        return ticket_out(await queue_in(state).view(player, ticket_id, wait, seen))
 
     @post(
         "/{ticket_id:str}/claim",

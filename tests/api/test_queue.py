@@ -108,7 +108,7 @@ async def test_two_accounts_are_seated_together_and_rated(
     assert second["match_id"] and len(bytes.fromhex(second["commitment"])) == 32
     assert second["contribute_by"] is not None
     mine = (
-        await client.get(f"/queue/{first['ticket_id']}", params={"wait": 2},
+        await client.get(f"/queue/{first['ticket_id']}", params={"wait": 2, "seen": "waiting"},
                          headers=bearer(ann["key"]))
     ).json()  # fmt: skip
     assert mine["status"] == "seating" and mine["match_id"] == second["match_id"]
@@ -207,7 +207,7 @@ async def test_bots_fill_the_table_after_the_wait_chosen(client: Client) -> None
         client, cy["key"], {"game": "cuccu", "seats": 3, "bots_after": 0, "bot_level": "random"}
     )
     got = (
-        await client.get(f"/queue/{ticket['ticket_id']}", params={"wait": 10},
+        await client.get(f"/queue/{ticket['ticket_id']}", params={"wait": 10, "seen": "waiting"},
                          headers=bearer(cy["key"]))
     ).json()  # fmt: skip
     assert got["status"] == "seating" and got["commitment"], got
@@ -302,7 +302,7 @@ async def test_a_join_wakes_an_idle_sweeper(idle_sweeps_are_slow: None, client: 
         client, ed["key"], {"game": "cuccu", "seats": 3, "bots_after": 0, "bot_level": "random"}
     )
     got = (
-        await client.get(f"/queue/{ticket['ticket_id']}", params={"wait": 2},
+        await client.get(f"/queue/{ticket['ticket_id']}", params={"wait": 2, "seen": "waiting"},
                          headers=bearer(ed["key"]))
     ).json()  # fmt: skip
     assert got["status"] == "seating" and got["match_id"], got
