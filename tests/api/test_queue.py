@@ -420,3 +420,38 @@ async def test_a_ticket_without_a_table_has_no_seat_to_take(client: Client) -> N
         f"/queue/{ticket['ticket_id']}/claim", json={"entropy": "00"}, headers=bearer(max_["key"])
     )
     assert_problem(bad, 422, "validation-error")
+
+
+async def test_a_client_of_before_the_two_steps_still_gets_its_seat(
+    client: Client, queue: QueueService
+) -> None:
+    """A client written before seats were taken in two steps sends its entropy with the join
+    and long-polls without ``seen`` until it is matched (a long poll that, without ``seen``,
+    waits for ``matched``, so such a client does not ask again and again): the queue takes
+    its seat at the end of the wait, it plays, and its join entropy is in no deck."""
+    neo, oda = await register(client, "q-neo"), await register(client, "q-oda")
+    table = {"game": "cuccu", "seats": 2}
+    early = [os.urandom(32).hex(), os.urandom(32).hex()]
+    tickets = [
+        await join(client, k["key"], {**table, "entropy": e})
+        for k, e in zip((neo, oda), early, strict=True)
+    ]
+    polled = await client.get(
+        f"/queue/{tickets[0]['ticket_id']}", params={"wait": 0.5}, headers=bearer(neo["key"])
+    )
+    assert polled.json()["status"] == "seating" and polled.json()["token"] is None
+    begun = dt.datetime.fromisoformat(polled.json()["contribute_by"]) - CONTRIBUTION_WAIT
+    assert not await queue.recover(begun + CONTRIBUTION_WAIT + dt.timedelta(seconds=1))
+    seated = [
+        (
+            await client.get(f"/queue/{t['ticket_id']}", params={"wait": 5},
+                             headers=bearer(k["key"]))
+        ).json()
+        for t, k in zip(tickets, (neo, oda), strict=True)
+    ]  # fmt: skip
+    assert all(s["status"] == "matched" and s["token"] for s in seated), seated
+    mid = seated[0]["match_id"]
+    await asyncio.gather(*(play_seat(client, mid, s["token"]) for s in seated))
+    records = await exported(client, mid)
+    assert protocol_order("cuccu", records) == ["committed", "dealt"]
+    assert not any(e in json.dumps(records) for e in early)
