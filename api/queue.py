@@ -319,7 +319,7 @@ class QueueService:
                 continue
             try:
                 await self._claim(ticket, ticket.match_id, ticket.seat, ticket.claim_key)
-            except ServiceError as exc:
+            except (ServiceError, DomainError) as exc:  # the next tickets are still seated
                 log.warning("queue ticket %s cannot be seated: %s", ticket.id, exc)
         return under_way
 
