@@ -310,6 +310,8 @@ class Leaderboard(TypedDict):
 
 class QueueTicket(TypedDict):
     ticket_id: str
+    #: ``seating`` with ``match_id``: the table exists, and its seat waits for this waiter's
+    #: entropy (:meth:`Client.queue_seat` takes it)
     status: Literal["waiting", "seating", "matched", "left"]
     game: str
     seats: int
@@ -318,6 +320,14 @@ class QueueTicket(TypedDict):
     seat: int | None
     #: once matched: a new seat token at each answer (the previous one stops working)
     token: str | None
+    #: while ``seating`` at a table: the service's commitment to its first deck, and when the
+    #: queue takes the seat without this waiter's entropy. In what :meth:`Client.queue_seat`
+    #: returns, ``commitment`` is the one shown before the entropy was drawn (added by the
+    #: client: the match's first ``entropy_committed`` event must carry it)
+    commitment: str | None
+    contribute_by: str | None
+    #: the answer of ``POST /queue/{ticket}/claim``: whether the entropy went into the deck
+    contributed: bool | None
 
 
 class ApiError(Exception):
@@ -1056,11 +1066,10 @@ def join_queue(
     bots_after: int | None = None,
     bot_level: str | None = None,
 ) -> _Op[QueueTicket]:
-    """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``; with
-    ``entropy``, fresh bytes from the OS that the claim of the seat contributes to the match's
-    first deck (docs/API.md "Fairness")."""
+    """``POST /queue``: wait, as the account of ``key``, for a table of ``seats``. No entropy
+    goes with it: the service has committed to nothing yet (:meth:`Client.queue_seat` sends
+    it once the table's commitment is shown)."""
     body = {"game": game, "seats": seats, **_given(bots_after=bots_after, bot_level=bot_level)}
-    body["entropy"] = _entropy()
     # joining again answers the same ticket (matched: until its match is over, with a new
     # seat token): a repeat does no harm
     return cast(
@@ -1070,12 +1079,58 @@ def join_queue(
 
 
 def queue_ticket(
-    client: _Session, /, key: str, ticket_id: str, *, wait: float | None = None
+    client: _Session,
+    /,
+    key: str,
+    ticket_id: str,
+    *,
+    wait: float | None = None,
+    seen: Literal["waiting", "seating"] | None = None,
 ) -> _Op[QueueTicket]:
     """``GET /queue/{ticket}``; ``wait`` (seconds, at most 30 and less than this client's
-    timeout) answers as soon as the ticket is matched. Once matched, a new seat token."""
-    call = _Call("GET", f"/queue/{ticket_id}", params=_given(wait=wait), headers=_bearer(key))
+    timeout) answers as soon as the ticket's status is not ``seen`` (the one last seen:
+    ``waiting`` answers once the table exists, with its ``commitment``), or without ``seen``
+    once it is matched. Once matched, a new seat token."""
+    params = _given(wait=wait, seen=seen)
+    call = _Call("GET", f"/queue/{ticket_id}", params=params, headers=_bearer(key))
     return cast(QueueTicket, (yield from _json(client, call)))
+
+
+def take_queue_seat(client: _Session, /, key: str, ticket_id: str) -> _Op[QueueTicket]:
+    """``POST /queue/{ticket}/claim``: the seat of a ticket ``seating`` at a table, claimed as
+    the account of ``key``, with ``entropy``: fresh bytes from the OS, drawn now (call it only
+    once the ticket has shown its ``commitment``), the same ones on every retry of this call.
+    The answer is the matched ticket with a seat token; ``contributed`` says whether the
+    entropy went into the first deck (not when the queue had taken the seat already)."""
+    call = _Call(
+        "POST", f"/queue/{ticket_id}/claim", json={"entropy": _entropy()}, headers=_bearer(key)
+    )
+    return cast(QueueTicket, (yield from _json(client, call)))
+
+
+def queue_seat(
+    client: _Session, /, key: str, ticket: QueueTicket, *, wait: float = 20
+) -> _Op[QueueTicket]:
+    """A queue ticket to its seat: long polls (``wait`` seconds each, less than this client's
+    timeout) until the ticket is at a table, then :meth:`take_queue_seat` with entropy drawn
+    after the table's ``commitment`` was shown (docs/API.md "The queue"). The answer is the
+    matched ticket, with the seat token and, as ``commitment``, the one shown; a ticket that
+    left the queue is answered as it is (``left``)."""
+    shown: str | None = None
+    while ticket["status"] != "matched":
+        if ticket["status"] == "left":
+            return ticket
+        if ticket["status"] == "seating" and ticket["match_id"] is not None:
+            shown = ticket["commitment"]
+            ticket = yield from take_queue_seat(client, key, ticket["ticket_id"])
+            break
+        # answered as soon as the table exists (not only once matched)
+        ticket = yield from queue_ticket(
+            client, key, ticket["ticket_id"], wait=wait, seen="waiting"
+        )
+    if shown is not None:
+        ticket["commitment"] = shown
+    return ticket
 
 
 def leave_queue(client: _Session, /, key: str, ticket_id: str) -> _Op[None]:
@@ -1298,6 +1353,8 @@ class Client(_Session):
     leaderboard = _blocking(leaderboard)
     join_queue = _blocking(join_queue)
     queue_ticket = _blocking(queue_ticket)
+    take_queue_seat = _blocking(take_queue_seat)
+    queue_seat = _blocking(queue_seat)
     leave_queue = _blocking(leave_queue)
     log_checkpoint = _blocking(log_checkpoint)
     log_key = _blocking(log_key)
@@ -1407,6 +1464,8 @@ class AsyncClient(_Session):
     leaderboard = _awaiting(leaderboard)
     join_queue = _awaiting(join_queue)
     queue_ticket = _awaiting(queue_ticket)
+    take_queue_seat = _awaiting(take_queue_seat)
+    queue_seat = _awaiting(queue_seat)
     leave_queue = _awaiting(leave_queue)
     log_checkpoint = _awaiting(log_checkpoint)
     log_key = _awaiting(log_key)

@@ -138,6 +138,7 @@ SERVICE_ERRORS: dict[type[svc.ServiceError], tuple[int, str]] = {
     queue.InvalidTable: (422, "invalid-config"),
     queue.TicketNotFound: (404, "ticket-not-found"),
     queue.TicketSeated: (409, "conflict"),
+    queue.TicketWaiting: (409, "conflict"),
 }
 
 

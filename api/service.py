@@ -643,6 +643,7 @@ class MatchService:
         entropy: str | None = None,
         rematch_of: str | None = None,
         precommitment: str | None = None,
+        queued: bool = False,
     ) -> Created:
         """A new match of ``game`` with its ``options`` (the game's defaults for those left out).
 
@@ -658,6 +659,9 @@ class MatchService:
         ``precommitment``: the id of a ``POST /commitments`` answer, whose secret (committed to
         before ``entropy`` was sent) is the first deck's, instead of one drawn now. It is used
         once, by this match (a retry of the same creation uses it again).
+
+        ``queued``: the queue creates it for its waiters (api/queue.py), noted on the row: its
+        open seats are kept for them (not in the lobby, and claimed only by the queue).
 
         With ``idempotency_key`` see :meth:`create_once`, which retries this on the
         ConcurrencyError of a twin request.
@@ -730,6 +734,7 @@ class MatchService:
                 game=hosted.name,
                 options=chosen,
                 rematch_of=rematch_of,
+                queued=queued,
             ),
             seal_with=self._seal_with(state, hosted),
         )

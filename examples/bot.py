@@ -12,10 +12,12 @@ stream and answers every decision of its seat until the match is over:
 
 With ``--queue`` it plays rated games unattended as the player account of ``--key``: it joins
 the matchmaking queue (``--seats``, and ``--bots-after`` seconds to accept the service's bots),
-plays the match it is seated in, and joins again, ``--games`` times; after a server restart it
-asks for its ticket again (a fresh seat token) and plays on. Its joins, claims and commands
-carry fresh entropy from the OS (the client adds it), so its seat contributes to every deck of
-its matches, the first included (docs/API.md "Fairness").
+takes its seat once its ticket shows the table's commitment to the first deck, plays the
+match, and joins again, ``--games`` times; after a server restart it asks for its ticket again
+(a fresh seat token) and plays on. Its seat's taking, its claims and its commands carry fresh
+entropy from the OS (the client adds it), so its seat contributes to every deck of its
+matches, the first included, each time after the service's commitment (docs/API.md
+"Fairness").
 
 It reads the game from the match's view (``view.game``) and always picks among
 ``view.pending.choices``. Its Cuccù play: keep high cards and exchange low ones (more boldly
@@ -183,8 +185,11 @@ def queued(args: argparse.Namespace) -> int:
                         ticket_id = ticket["ticket_id"]
                     else:  # seated before the break: a fresh token for the same seat
                         ticket = client.queue_ticket(args.key, ticket_id)
-                    while ticket["status"] != "matched":
-                        ticket = client.queue_ticket(args.key, ticket["ticket_id"], wait=20)
+                    # to its table, then its seat, with entropy drawn after the commitment
+                    ticket = client.queue_seat(args.key, ticket, wait=20)
+                    if ticket["status"] != "matched":
+                        print(f"bot: ticket {ticket_id} left the queue", file=sys.stderr)
+                        return 1
                     client.token = ticket["token"]
                     match_id, seat = str(ticket["match_id"]), int(ticket["seat"] or 0)
                     print(f"bot: game {game + 1}: seat {seat} of match {match_id}",

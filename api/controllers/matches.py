@@ -491,7 +491,8 @@ class MatchController(Controller):
             "metadata, and the finished match is rated; an unknown or revoked key is 401 "
             "`unknown-key`, an account already at another seat of the match 409 "
             "`already-seated`. The open seats of a rematch are kept for the people of the "
-            "match it follows (`POST /matches/{id}/rematch`): claiming one is 409 "
+            "match it follows (`POST /matches/{id}/rematch`), and those of a table the queue "
+            "seated for its waiters (`POST /queue/{ticket_id}/claim`): claiming one is 409 "
             "`seat-taken`. With "
             "`Idempotency-Key`, a retry with the same key and name (say, after a lost answer) "
             "gives the same 201 answer, marked `Idempotent-Replayed: true`, with a NEW token "
@@ -540,7 +541,15 @@ class MatchController(Controller):
         ] = None,
     ) -> Response[ClaimedSeat]:
         service = service_in(state)
-        follows = (await service.record(match_id)).rematch_of
+        record = await service.record(match_id)
+        if record.queued:
+            # its open seats wait for the queue's waiters (api/queue.py)
+            raise DomainError(
+                "seat_taken",
+                "the seats of a table the queue seated are kept for its waiters: they take "
+                "them with POST /queue/{ticket_id}/claim",
+            )
+        follows = record.rematch_of
         if follows is not None:
             # its open seats are kept for the people of the finished match (api/rematch.py)
             raise DomainError(

@@ -139,7 +139,8 @@ class EventStore:
         the others. A match has open seats exactly while it is between rounds before its first
         round: the service deals round 1 in the transaction that fills the last seat. A
         rematch waiting for its people is in neither list: its open seats are kept for the
-        people of the match it follows (api/rematch.py), not offered to anyone.
+        people of the match it follows (api/rematch.py), not offered to anyone; nor is a
+        table the queue seated, whose open seats wait for its waiters (api/queue.py).
         """
         m = t.matches
         query = sa.select(m).order_by(m.c.created_at.desc(), m.c.id.desc()).limit(limit)
@@ -147,7 +148,7 @@ class EventStore:
             query = query.where(m.c.status == status)
         if open_seats is not None:
             waiting = sa.and_(m.c.status == "between_rounds", m.c.rounds == 0)
-            lobby = sa.and_(waiting, m.c.rematch_of.is_(None))
+            lobby = sa.and_(waiting, m.c.rematch_of.is_(None), sa.not_(m.c.queued))
             query = query.where(lobby if open_seats else sa.not_(waiting))
         if before is not None:
             created, mid = before

@@ -30,8 +30,10 @@ class Ticket:
     seat: int | None = None
     claim_key: str | None = None
     reserved_at: dt.datetime | None = None
-    #: the waiter's randomness for its match's first deck (revision 0009), until it is seated:
-    #: never in a repr, so never in a log line
+    #: revision 0009 kept here the randomness a join sent for its match's first deck; it was
+    #: sent before the service committed to that deck, so it is no longer taken (a waiter
+    #: contributes once it has seen the commitment, api/queue.py) and only old rows hold one,
+    #: until seated: never in a repr, so never in a log line
     entropy: str | None = field(default=None, repr=False)
 
 
@@ -60,10 +62,9 @@ class QueueStore:
         seats: int,
         bots_after: int | None,
         bot_level: str,
-        entropy: str | None = None,
     ) -> Ticket:
-        """A new waiting ticket, or the account's waiting ticket for the same table (with the
-        ``entropy`` of the join that made it)."""
+        """A new waiting ticket, or the account's waiting (or seating) ticket for the same
+        table."""
         q = t.queue_tickets
         async with self.engine.begin() as conn:
             row = (
@@ -80,7 +81,7 @@ class QueueStore:
                 return _ticket(row)
             ticket = Ticket(
                 str(uuid.uuid4()), player_id, game, seats, bots_after, bot_level, WAITING,
-                dt.datetime.now(dt.UTC), entropy=entropy,
+                dt.datetime.now(dt.UTC),
             )  # fmt: skip
             await conn.execute(
                 q.insert().values(
@@ -92,7 +93,6 @@ class QueueStore:
                     bot_level=bot_level,
                     status=WAITING,
                     created_at=ticket.created_at,
-                    entropy=entropy,
                 )  # fmt: skip
             )
         return ticket
@@ -156,17 +156,20 @@ class QueueStore:
             await conn.execute(q.update().where(q.c.id.in_(ticket_ids)).values(match_id=match_id))
 
     async def seated(self, ticket_id: str) -> None:
-        """The ticket's seat is claimed: its entropy, contributed by the claim, is forgotten."""
+        """The ticket's seat is claimed (an old row's join entropy is forgotten)."""
         q = t.queue_tickets
         async with self.engine.begin() as conn:
             await conn.execute(
                 q.update().where(q.c.id == ticket_id).values(status=MATCHED, entropy=None)
             )
 
-    async def seating(self, before: dt.datetime) -> list[Ticket]:
-        """Tickets whose seating began before ``before`` and never ended (a crash)."""
+    async def seating(self, before: dt.datetime | None = None) -> list[Ticket]:
+        """Tickets being seated (reserved, their seats not yet claimed), the oldest first;
+        only those whose seating began before ``before``, when given."""
         q = t.queue_tickets
-        query = sa.select(q).where(q.c.status == SEATING, q.c.reserved_at < before)
+        query = sa.select(q).where(q.c.status == SEATING)
+        if before is not None:
+            query = query.where(q.c.reserved_at < before)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query.order_by(q.c.reserved_at, q.c.id))).all()
         return [_ticket(r) for r in rows]

@@ -82,6 +82,8 @@ class MatchRecord:
     #: a rematch's links: the finished match it follows, and the one that followed it
     rematch_of: str | None = None
     rematch: str | None = None
+    #: created by the queue: its open seats are kept for its waiters (api/queue.py)
+    queued: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,8 @@ class NewMatch:
     token_hashes: Mapping[int, str] = field(default_factory=dict)
     #: the finished match this one is the rematch of (api/rematch.py), written with its row
     rematch_of: str | None = None
+    #: created by the queue for its waiters (api/queue.py), written with its row
+    queued: bool = False
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,7 @@ def row_to_match(row: sa.Row[Any]) -> MatchRecord:
         winners=_json(row.winners),
         rematch_of=getattr(row, "rematch_of", None),
         rematch=getattr(row, "rematch", None),
+        queued=bool(getattr(row, "queued", False)),
     )
 
 

@@ -263,6 +263,8 @@ class Writers:
             )
             if new_match.rematch_of is not None:
                 params["rematch_of"] = new_match.rematch_of
+            if new_match.queued:
+                params["queued"] = True
             token_hashes = sorted(new_match.token_hashes.items())
         columns = tuple(k for k in params if not k.startswith("_"))
         params["events"] = _event_rows(chained)

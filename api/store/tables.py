@@ -53,6 +53,8 @@ matches = sa.Table(
     sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
     sa.Column("rematch_of", sa.String(36), nullable=True),
     sa.Column("rematch", sa.String(36), nullable=True),
+    # a match the queue seated: its open seats are kept for its waiters (revision 0011)
+    sa.Column("queued", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_matches_created", "created_at", "id"),
     sa.Index("ix_matches_status_created", "status", "created_at", "id"),
     sa.Index("ix_matches_deadline", "deadline"),
@@ -262,8 +264,8 @@ queue_tickets = sa.Table(
     sa.Column("claim_key", sa.String(64), nullable=True),
     # when seating began (``seating``): a seating older than a minute was cut off by a crash
     sa.Column("reserved_at", sa.DateTime(timezone=True), nullable=True),
-    # the waiter's randomness for its match's first deck (hex), until its seat is claimed
-    # (revision 0009)
+    # the randomness a join sent for its match's first deck (hex, revision 0009): no longer
+    # taken (it was sent before the commitment to that deck, api/queue.py); old rows only
     sa.Column("entropy", sa.String(128), nullable=True),
     sa.Index("ix_queue_tickets_waiting", "status", "game", "seats", "created_at"),
 )

@@ -106,6 +106,7 @@ async def commit_transaction(
                         starting_lives=new_match.starting_lives,
                         seed=new_match.seed,
                         rematch_of=new_match.rematch_of,
+                        queued=new_match.queued,
                         **summary_values,
                     )
                     await conn.execute(insert.returning(*notify) if notify else insert)

@@ -5,6 +5,7 @@ and a revoked key."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
 
@@ -63,3 +64,31 @@ def test_accounts_through_the_client(server: Server) -> None:
         with pytest.raises(Unauthorized) as revoked:
             c.claim_seat_as(new, c.create_match([open_seat(), bot("Bo")])["match_id"], 0, "x")
         assert revoked.value.slug == "unknown-key"
+
+
+def test_the_client_takes_a_queue_seat_with_entropy_drawn_after_the_commitment(
+    server: Server,
+) -> None:
+    """``join_queue`` sends no entropy; ``queue_seat`` waits for the table, then takes the seat
+    with entropy drawn once the ticket showed the table's commitment, and returns that
+    commitment: the match's first ``entropy_committed`` carries it, and each seat's entropy
+    follows it before the first deal."""
+    suffix = uuid.uuid4().hex[:6]
+    with Client(server.base) as c:
+        keys = [c.register_player(f"{who}-{suffix}", "bot")["key"] for who in ("cid", "dot")]
+        tickets = [c.join_queue(key, "cuccu", 2) for key in keys]
+        assert tickets[0]["status"] == "waiting" and tickets[1]["status"] == "seating"
+        seated = [
+            c.queue_seat(key, ticket, wait=5) for key, ticket in zip(keys, tickets, strict=True)
+        ]
+        assert all(s["status"] == "matched" and s["token"] and s["contributed"] for s in seated)
+        mid = seated[0]["match_id"]
+        assert mid is not None and seated[1]["match_id"] == mid
+        assert seated[0]["commitment"] == seated[1]["commitment"] == tickets[1]["commitment"]
+        served: list[dict[str, Any]] = [dict(e["event"]) for e in c.iter_events(mid)]
+        kinds = [e["type"] for e in served]
+        deal = kinds.index("round_started")
+        first = served[kinds.index("entropy_committed")]
+        assert first["commitment"] == seated[0]["commitment"] and first["secret"] is None
+        mixed = [e["seat"] for e in served[:deal] if e["type"] == "entropy_contributed"]
+        assert sorted(mixed) == [0, 1]

@@ -241,3 +241,19 @@ def test_two_bot_accounts_play_rated_games_through_the_queue(server: Server) -> 
     entries = board.json()["entries"]
     assert {e["player"]["name"] for e in entries} == {"qbot0", "qbot1"}
     assert all(e["rating"]["matches"] == 2 for e in entries)
+    # each bot took its seat with entropy drawn after the table's commitment: every match's
+    # first deck is mixed with both seats' entropy, contributed after that commitment
+    over = httpx.get(f"{server.base}/matches", params={"status": "over"}, timeout=30).json()
+    assert len(over["matches"]) == 2
+    for match in over["matches"]:
+        export = httpx.get(f"{server.base}/matches/{match['match_id']}/export", timeout=30).text
+        records = [json.loads(line)["record"] for line in export.splitlines() if '"record"' in line]
+        kinds = [r["type"] for r in records]
+        first_deal = kinds.index("deck_shuffled")
+        assert kinds.index("entropy_committed") < first_deal
+        seats = {
+            r["data"]["seat"]
+            for r in records[:first_deal]
+            if r["type"] == "entropy_contributed" and r["data"]["deck"] == 1
+        }
+        assert seats == {0, 1}, kinds[:first_deal]

@@ -9,6 +9,7 @@ their exports (as tests/integration/hidden.py does) and from the answers.
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import uuid
@@ -131,15 +132,23 @@ def accounts(c: httpx.Client, secrets: set[str]) -> None:
     claimed = c.post(claim, json={"name": "logbot"}, headers=bearer(key))
     assert claimed.status_code == 201, claimed.text
     secrets.add(claimed.json()["token"])
-    # the queue: a table filled with bots at once, its ticket answered with a seat token
+    # the queue: a table filled with bots at once, its seat taken with entropy (drawn after
+    # the table's commitment was shown) and answered with a seat token
     ticket = c.post(
         "/queue", json={"game": "cuccu", "seats": 2, "bots_after": 0}, headers=bearer(key)
     )
     assert ticket.status_code == 201, ticket.text
-    seated = c.get(
-        f"/queue/{ticket.json()['ticket_id']}", params={"wait": 10}, headers=bearer(key)
+    ticket_id = ticket.json()["ticket_id"]
+    at_table = c.get(
+        f"/queue/{ticket_id}", params={"wait": 10, "seen": "waiting"}, headers=bearer(key)
     ).json()
-    assert seated["status"] == "matched", seated
+    assert at_table["status"] == "seating" and at_table["commitment"], at_table
+    entropy = os.urandom(32).hex()
+    secrets.add(entropy)
+    seated = c.post(
+        f"/queue/{ticket_id}/claim", json={"entropy": entropy}, headers=bearer(key)
+    ).json()
+    assert seated["status"] == "matched" and seated["contributed"], seated
     secrets.add(seated["token"])
     forged = KEY_PREFIX + uuid.uuid4().hex + "Zq"
     secrets.add(forged)

@@ -3,7 +3,7 @@
  * docs/openapi.json (src/openapi.ts: `npm run generate`), over the platform's fetch.
  */
 
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 
 import type { components } from "./openapi.js";
 
@@ -12,6 +12,7 @@ export type MatchOut = Schemas["MatchOut"];
 export type CommandOut = Schemas["CommandOut"];
 export type TicketOut = Schemas["TicketOut"];
 export type QueueIn = Schemas["QueueIn"];
+export type TakeSeatIn = Schemas["TakeSeatIn"];
 export type Registered = Schemas["Registered"];
 export type Problem = Schemas["Problem"];
 export type View = MatchOut["view"];
@@ -118,10 +119,25 @@ export class Api {
     return this.json("POST", "/queue", { bearer: key, body: table });
   }
 
-  /** The ticket; `waitSeconds` (up to 30) makes it a long poll that answers once matched. */
-  ticket(key: string, ticketId: string, waitSeconds = 0): Promise<TicketOut> {
-    const query = waitSeconds > 0 ? { wait: String(waitSeconds) } : {};
+  /**
+   * The ticket; `waitSeconds` (up to 30) makes it a long poll that answers as soon as the
+   * ticket's status is not `seen`, the one last seen (`waiting`: once its table exists,
+   * showing its `commitment`), or once matched when `seen` is not given.
+   */
+  ticket(key: string, ticketId: string, waitSeconds = 0, seen?: string): Promise<TicketOut> {
+    const query: Record<string, string> = waitSeconds > 0 ? { wait: String(waitSeconds) } : {};
+    if (seen !== undefined) query.seen = seen;
     return this.json("GET", `/queue/${encodeURIComponent(ticketId)}`, { bearer: key, query });
+  }
+
+  /**
+   * Take the seat of a ticket `seating` at a table, with 32 fresh bytes of the OS's randomness
+   * for the first deck: drawn here, after the ticket showed the service's commitment to that
+   * deck (docs/API.md "The queue"), and the same ones on every retry of this call.
+   */
+  takeSeat(key: string, ticketId: string): Promise<TicketOut> {
+    const body: TakeSeatIn = { entropy: randomBytes(32).toString("hex") };
+    return this.json("POST", `/queue/${encodeURIComponent(ticketId)}/claim`, { bearer: key, body });
   }
 
   match(matchId: string, token: string): Promise<MatchOut> {

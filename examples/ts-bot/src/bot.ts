@@ -4,9 +4,10 @@
  * generated from docs/openapi.json (src/openapi.ts).
  *
  * It plays rated games through the matchmaking queue as a player account, `--games` times:
- * joins the queue for a game and a table size, long-polls its ticket until it is seated,
- * follows its match's event stream and answers every prompt of its seat until the match is
- * over. After a server restart (or any broken connection) it asks for its ticket again, which
+ * joins the queue for a game and a table size, long-polls its ticket until it is at a table,
+ * takes its seat with 32 fresh random bytes drawn after the ticket showed the service's
+ * commitment to the first deck (so its seat contributes to that deck), follows its match's
+ * event stream and answers every prompt of its seat until the match is over. After a server restart (or any broken connection) it asks for its ticket again, which
  * answers a fresh seat token for the same seat, and plays on.
  *
  *   node dist/bot.js http://127.0.0.1:8000 --key-file bot.key --name ts-bot --queue cucco21
@@ -228,11 +229,15 @@ function summary(matchId: string, view: View, seat: number): string {
   );
 }
 
-/** Wait in the queue until seated (the ticket then carries a fresh seat token). */
+/**
+ * Wait in the queue until the ticket is at a table, then take the seat with entropy drawn after
+ * the table's commitment was shown (the ticket then carries a fresh seat token).
+ */
 async function seated(api: Api, key: string, ticket: TicketOut): Promise<TicketOut> {
   while (ticket.status !== "matched") {
     if (ticket.status === "left") throw new Error(`ticket ${ticket.ticket_id} left the queue`);
-    ticket = await api.ticket(key, ticket.ticket_id, 20);
+    if (ticket.status === "seating" && ticket.match_id) return api.takeSeat(key, ticket.ticket_id);
+    ticket = await api.ticket(key, ticket.ticket_id, 20, ticket.status);
   }
   return ticket;
 }
