@@ -66,7 +66,7 @@ from domain.games import GAMES
 log = logging.getLogger("cuccu")
 
 #: the API's version (semantic versioning; see "Versioning" in docs/API.md)
-API_VERSION = "0.10.0"
+API_VERSION = "0.11.0"
 
 #: the games this service hosts, as the API's description names them (from the registry)
 HOSTED_GAMES = ", ".join(f"{game.title} (`{game.name}`)" for game in GAMES.values())
