@@ -1,0 +1,207 @@
+"""CPU per command of the API application on a real database, in one process.
+
+    python bench/command_cpu.py [--database sqlite|postgres] [--commands 2000] [--profile FILE]
+    python bench/command_cpu.py --root /tmp/before      # another checkout's application
+
+Serves the application of ``create_app`` (its lifespan: the real store, the LISTEN connection
+on PostgreSQL, the signing of finished matches, the metrics) through ASGI calls, no server and
+no sockets of its own, and plays what one client of ``bench/api_load.py`` plays: create a
+match (one human seat against three ``basic`` bots), then send the human's commands with
+``expected_version`` from the creation answer on, until the match ends; and again. One client,
+so each command's work is not spread over others' waits.
+
+Prints the process's CPU time per command (user + system, every request counted: the
+creations too, as the server's CPU in api_load.py counts them), events per command, and, with
+``--profile FILE``, writes cProfile's statistics of the measured part (``FILE`` for
+``pstats``, ``FILE.txt`` the top functions by own and cumulative time). The database is a
+fresh SQLite file in a temporary directory, or a fresh database on the PostgreSQL server of
+``--admin-url`` (dropped at the end). CPU time, not wall time: the neighbours of a shared box
+change it much less than a throughput (the process's own database client is counted; the
+PostgreSQL server's processes are not, SQLite's work is).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import os
+import pstats
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+HUMAN_VS_BOTS: dict[str, Any] = {
+    "seats": [
+        {"name": "Ann"},
+        {"name": "Bo", "kind": "bot", "bot_level": "basic"},
+        {"name": "Cy", "kind": "bot", "bot_level": "basic"},
+        {"name": "Di", "kind": "bot", "bot_level": "basic"},
+    ],
+    "starting_lives": 3,
+}
+DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+async def call(
+    app: Any, method: str, path: str, body: bytes = b"", token: str | None = None
+) -> tuple[int, bytes]:
+    headers = [(b"host", b"bench")]
+    if token is not None:
+        headers.append((b"authorization", f"Bearer {token}".encode()))
+    if method == "POST":
+        headers += [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": headers, "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80), "state": {},
+    }  # fmt: skip
+    sent = False
+    status = 0
+    chunks: list[bytes] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.sleep(3600)
+        raise AssertionError("unreachable")
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return status, b"".join(chunks)
+
+
+class Lifespan:
+    """The ASGI lifespan protocol, as uvicorn speaks it, so the app's own start-up runs."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Lifespan:
+        scope = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
+        self.task = asyncio.create_task(self.app(scope, self.inbox.get, self.outbox.put))
+        await self.inbox.put({"type": "lifespan.startup"})
+        answer = await self.outbox.get()
+        assert answer["type"] == "lifespan.startup.complete", answer
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.inbox.put({"type": "lifespan.shutdown"})
+        await self.outbox.get()
+        assert self.task is not None
+        await self.task
+
+
+async def play(app: Any, rng: random.Random, commands: int) -> tuple[int, int]:
+    """Whole matches until ``commands`` commands are answered: (commands, events)."""
+    done = events = 0
+    while done < commands:
+        status, body = await call(app, "POST", "/matches", json.dumps(HUMAN_VS_BOTS).encode())
+        assert status == 201, body
+        created = json.loads(body)
+        mid, own = created["match_id"], created["seat_tokens"][0]
+        version, pending = created["version"], own["view"]["pending"]
+        while pending is not None and done < commands:
+            command = {"type": rng.choice(pending["choices"]), "expected_version": version}
+            status, body = await call(
+                app, "POST", f"/matches/{mid}/commands", json.dumps(command).encode(), own["token"]
+            )
+            assert status == 200, body
+            reply = json.loads(body)
+            version, pending = reply["version"], reply["view"]["pending"]
+            done += 1
+            events += len(reply["events"])
+    return done, events
+
+
+async def run(args: argparse.Namespace, database_url: str) -> None:
+    from api.app import create_app
+    from api.settings import Settings
+    from api.store import upgrade_database
+
+    await upgrade_database(database_url)
+    settings = Settings(database_url=database_url, rate_limit_per_second=0, log_format="json")
+    app = create_app(settings)
+    rng = random.Random(args.seed)
+    async with Lifespan(app):
+        await play(app, rng, args.warmup)
+        profiler = cProfile.Profile(time.process_time) if args.profile else None
+        start = time.process_time()
+        if profiler is not None:
+            profiler.enable()
+        done, events = await play(app, rng, args.commands)
+        if profiler is not None:
+            profiler.disable()
+        spent = time.process_time() - start
+    print(
+        f"command_cpu: {args.database}, {done} commands, {events / done:.1f} events a command: "
+        f"CPU {spent / done * 1000:.3f} ms a command"
+        + (" (under cProfile)" if profiler is not None else ""),
+        flush=True,
+    )
+    if profiler is not None:
+        profiler.dump_stats(args.profile)
+        text = io.StringIO()
+        stats = pstats.Stats(profiler, stream=text)
+        stats.sort_stats("tottime").print_stats(60)
+        stats.sort_stats("cumulative").print_stats(120)
+        Path(f"{args.profile}.txt").write_text(text.getvalue())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument(
+        "--admin-url", default=os.environ.get("CUCCU_BENCH_DATABASE_URL", DEFAULT_ADMIN)
+    )
+    parser.add_argument("--commands", type=int, default=2000)
+    parser.add_argument("--warmup", type=int, default=200, help="commands not counted")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="cProfile the measured commands into this file")
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.root.resolve()))
+    import logging
+
+    logging.basicConfig(level=logging.WARNING)  # as `cuccu run --log-level warning` serves
+    from sqlalchemy.engine import make_url
+
+    from api.store.db import admin_connection
+
+    if args.database == "sqlite":
+        with tempfile.TemporaryDirectory() as tmp:
+            asyncio.run(run(args, f"sqlite+aiosqlite:///{tmp}/bench.db"))
+        return 0
+    admin = make_url(args.admin_url)
+    dbname = f"cuccu_cpu_{uuid.uuid4().hex[:10]}"
+    with admin_connection(admin) as conn:
+        conn.execute(f'CREATE DATABASE "{dbname}"')
+    try:
+        db = admin.set(drivername="postgresql+psycopg", database=dbname)
+        asyncio.run(run(args, db.render_as_string(hide_password=False)))
+    finally:
+        with admin_connection(admin) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
