@@ -10,8 +10,10 @@ match (one human seat against three ``basic`` bots), then send the human's comma
 ``expected_version`` from the creation answer on, until the match ends; and again. One client,
 so each command's work is not spread over others' waits.
 
-Prints the process's CPU time per command (user + system, every request counted: the
-creations too, as the server's CPU in api_load.py counts them), events per command, and, with
+Prints the CPU time per command spent inside the app's calls (user + system, the process's
+threads included; every request counted, the creations too, as the server's CPU in
+api_load.py counts them; the background tasks' work, such as the LISTEN connection's, when it
+runs during a call, as it does with one client), events per command, and, with
 ``--profile FILE``, writes cProfile's statistics of the measured part (``FILE`` for
 ``pstats``, ``FILE.txt`` the top functions by own and cumulative time). The database is a
 fresh SQLite file in a temporary directory, or a fresh database on the PostgreSQL server of
@@ -49,6 +51,10 @@ HUMAN_VS_BOTS: dict[str, Any] = {
 DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
+#: CPU seconds spent inside the app's ASGI calls (the client's JSON work is not in them)
+inside = [0.0]
+
+
 async def call(
     app: Any, method: str, path: str, body: bytes = b"", token: str | None = None
 ) -> tuple[int, bytes]:
@@ -82,7 +88,9 @@ async def call(
         elif message["type"] == "http.response.body":
             chunks.append(message.get("body", b""))
 
+    start = time.process_time()
     await app(scope, receive, send)
+    inside[0] += time.process_time() - start
     return status, b"".join(chunks)
 
 
@@ -144,7 +152,7 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
     async with Lifespan(app):
         await play(app, rng, args.warmup)
         profiler = cProfile.Profile(time.process_time) if args.profile else None
-        start = time.process_time()
+        start, inside[0] = time.process_time(), 0.0
         if profiler is not None:
             profiler.enable()
         done, events = await play(app, rng, args.commands)
@@ -153,7 +161,8 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         spent = time.process_time() - start
     print(
         f"command_cpu: {args.database}, {done} commands, {events / done:.1f} events a command: "
-        f"CPU {spent / done * 1000:.3f} ms a command"
+        f"app CPU {inside[0] / done * 1000:.3f} ms a command (whole process, the client's "
+        f"JSON included: {spent / done * 1000:.3f} ms)"
         + (" (under cProfile)" if profiler is not None else ""),
         flush=True,
     )
