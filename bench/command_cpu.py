@@ -28,14 +28,18 @@ import argparse
 import asyncio
 import cProfile
 import io
+import itertools
 import json
 import os
 import pstats
 import random
+import re
+import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,11 +122,15 @@ class Lifespan:
         await self.task
 
 
-async def play(app: Any, rng: random.Random, commands: int) -> tuple[int, int]:
-    """Whole matches until ``commands`` commands are answered: (commands, events)."""
+async def play(
+    app: Any, rng: random.Random, commands: int, seeds: Iterator[int] | None
+) -> tuple[int, int]:
+    """Whole matches until ``commands`` commands are answered: (commands, events). With
+    ``seeds``, each match is created with the next one (the same deals on every run)."""
     done = events = 0
     while done < commands:
-        status, body = await call(app, "POST", "/matches", json.dumps(HUMAN_VS_BOTS).encode())
+        create = HUMAN_VS_BOTS if seeds is None else {**HUMAN_VS_BOTS, "seed": next(seeds)}
+        status, body = await call(app, "POST", "/matches", json.dumps(create).encode())
         assert status == 201, body
         created = json.loads(body)
         mid, own = created["match_id"], created["seat_tokens"][0]
@@ -149,13 +157,14 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
     settings = Settings(database_url=database_url, rate_limit_per_second=0, log_format="json")
     app = create_app(settings)
     rng = random.Random(args.seed)
+    seeds = itertools.count(1) if args.seeded else None
     async with Lifespan(app):
-        await play(app, rng, args.warmup)
+        await play(app, rng, args.warmup, seeds)
         profiler = cProfile.Profile(time.process_time) if args.profile else None
         start, inside[0] = time.process_time(), 0.0
         if profiler is not None:
             profiler.enable()
-        done, events = await play(app, rng, args.commands)
+        done, events = await play(app, rng, args.commands, seeds)
         if profiler is not None:
             profiler.disable()
         spent = time.process_time() - start
@@ -175,6 +184,35 @@ async def run(args: argparse.Namespace, database_url: str) -> None:
         Path(f"{args.profile}.txt").write_text(text.getvalue())
 
 
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def count_instructions(args: argparse.Namespace) -> int:
+    """Instructions of the process per command: ``--commands`` N and 3N seeded commands
+    under Valgrind's cachegrind (no cache simulation), the difference over 2N. Neighbours on
+    the box change times, not instruction counts (the sweepers' work, which follows the wall
+    clock, is the part that moves with it)."""
+    counts = []
+    for n in (args.commands, 3 * args.commands):
+        cmd = [
+            "valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+            sys.executable, __file__, "--database", args.database, "--admin-url", args.admin_url,
+            "--commands", str(n), "--warmup", str(args.warmup), "--seeded",
+            "--root", str(args.root),
+        ]  # fmt: skip
+        done = subprocess.run(
+            cmd, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"}
+        )
+        found = _REFS.search(done.stderr)
+        if done.returncode != 0 or found is None:
+            raise SystemExit(f"valgrind run failed ({done.returncode}):\n{done.stderr[-3000:]}")
+        counts.append(int(found.group(1).replace(",", "")))
+        print(f"  {n} commands: {counts[-1]:,} instructions; {done.stdout.strip()}", flush=True)
+    per = (counts[1] - counts[0]) / (2 * args.commands)
+    print(f"command_cpu: {args.database}, {per:,.0f} instructions a command ({args.root})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
@@ -186,7 +224,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="cProfile the measured commands into this file")
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument("--seeded", action="store_true", help="create seeded matches")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions instead (Valgrind; seeded; N and 3N commands, the difference)",
+    )
     args = parser.parse_args()
+    if args.instructions:
+        return count_instructions(args)
     sys.path.insert(0, str(args.root.resolve()))
     import logging
 
