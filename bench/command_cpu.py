@@ -2,6 +2,7 @@
 
     python bench/command_cpu.py [--database sqlite|postgres] [--commands 2000] [--profile FILE]
     python bench/command_cpu.py --root /tmp/before      # another checkout's application
+    python bench/command_cpu.py --database postgres --instructions --commands 150   # Valgrind
 
 Serves the application of ``create_app`` (its lifespan: the real store, the LISTEN connection
 on PostgreSQL, the signing of finished matches, the metrics) through ASGI calls, no server and
