@@ -107,3 +107,24 @@ def test_each_contribution_changes_the_deck() -> None:
     assert all(sorted(d) == sorted(cards) for d in decks)
     # the input's order does not matter: the cards are sorted first
     assert entropy.derived_order(seeds[1], cards) == entropy.derived_order(seeds[1], cards[::-1])
+
+
+def _order_read_byte_by_byte(seed_bytes: bytes, cards: list[str]) -> tuple[str, ...]:
+    """docs/API.md "Fairness" as written: the ``order`` stream read a byte at a time."""
+    deck = sorted(cards)
+    source = entropy.stream(seed_bytes, b"order")
+    for i in range(len(deck) - 1, 0, -1):
+        j = entropy._below(source, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def test_the_order_is_the_documented_algorithms_for_any_seed_and_deck_size() -> None:
+    # decks up to 120 cards: a draw is redrawn (bias) and blocks change within a shuffle
+    rng = random.Random(21)
+    for size in (1, 2, 3, 7, 40, 52, 120):
+        cards = [f"c{n:03d}" for n in range(size)]
+        for _ in range(40):
+            seed_bytes = rng.randbytes(32)
+            expected = _order_read_byte_by_byte(seed_bytes, cards)
+            assert entropy.derived_order(seed_bytes, cards) == expected
