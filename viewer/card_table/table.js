@@ -9,6 +9,9 @@
 // no Streamlit rerun; once a deadline shown has passed, Python is asked to catch up (expired).
 
 const STATES = new WeakMap(); // parentElement -> this instance's state
+// a play table's key -> what it last drew: kept here, not in STATES, because Streamlit mounts
+// the element afresh when the page around it changes (paced steps, then the decision)
+const LAST_DRAWN = new Map();
 const ARROW_COLOURS = {
   ask: "#0072B2", swap: "#009E73", refused: "#D55E00", skip: "#6b6b6b", undo: "#CC79A7",
   pack: "#0072B2", pledge: "#E69F00", draw: "#56B4E9", pay: "#E69F00",
@@ -609,8 +612,9 @@ export default function (component) {
   // ticking or a seat's deadline moving is not a step)
   const t = data.mode === "play" ? data.steps[0].t : null;
   const drawn = t && JSON.stringify([t.arrows, t.centre, t.seats.map((s) => [s.card, s.t])]);
-  state.animate = drawn !== null && state.drawnTable !== undefined && drawn !== state.drawnTable;
-  state.drawnTable = drawn;
+  const before = LAST_DRAWN.get(data.key);
+  state.animate = drawn !== null && before !== undefined && drawn !== before;
+  if (drawn !== null) LAST_DRAWN.set(data.key, drawn);
   redraw(state, false);
   state.animate = false;
   if (data.mode === "replay" && !state.keys) {
