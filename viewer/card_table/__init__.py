@@ -162,3 +162,27 @@ def replay(steps: Sequence[dict[str, Any]], *, key: str, start: int, labels: dic
         "link": {"match": match_id, "lang": lang}, "scroll": True,
     }  # fmt: skip
     _component()(data=data, key="card_table_replay", width="stretch")
+
+
+def _no_seat(seat: dict[str, Any]) -> None:
+    """Nobody restores a seat."""
+
+
+def keeper(action: str, seat: dict[str, Any] | None = None, *,
+           on_restore: Callable[[dict[str, Any]], None] = _no_seat) -> None:  # fmt: skip
+    """This tab's seat across a reload, in the tab's own storage (``sessionStorage``: not in
+    an address, not shared with another tab, gone with the tab). ``action``: "keep" ``seat``
+    (its game, match, seat and token), "forget" it, or "restore" it: once per page load, when
+    that load is a reload (or Back), the browser gives back what it kept and ``on_restore``
+    gets it; an address opened afresh forgets it. Draws nothing."""
+
+    def restored() -> None:
+        value = st.session_state.get("card_table_keeper")
+        found = value.get("restore") if value is not None else None
+        if isinstance(found, dict):
+            on_restore(found)
+
+    data: dict[str, Any] = {"mode": "keeper", "key": "keeper", "action": action, "seat": seat,
+                            "steps": []}  # fmt: skip
+    _component()(data=data, key="card_table_keeper", width="stretch",
+                 on_restore_change=restored)  # fmt: skip

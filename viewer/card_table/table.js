@@ -575,10 +575,37 @@ function expand(steps) {
   return steps;
 }
 
+// --- a seat kept across a reload -------------------------------------------------------------
+
+// The seat this tab holds (its match, seat and token), in the tab's sessionStorage: a reload
+// of the tab finds it again; another tab, a link opened or the tab closed never does.
+const SEAT_STORE = "cuccu.seat";
+let restoreAsked = false; // once per page load
+
+function keeper(component) {
+  const { data } = component;
+  try {
+    if (data.action === "keep") sessionStorage.setItem(SEAT_STORE, JSON.stringify(data.seat));
+    else if (data.action === "forget") sessionStorage.removeItem(SEAT_STORE);
+    else if (data.action === "restore" && !restoreAsked) {
+      restoreAsked = true;
+      // a reload (or Back) takes the seat back; an address opened afresh starts afresh, as
+      // before (an invite link, a bookmark), and the tab forgets the seat it kept
+      const entry = performance.getEntriesByType("navigation")[0];
+      const how = entry ? entry.type : "navigate";
+      const saved = sessionStorage.getItem(SEAT_STORE);
+      if (how !== "reload" && how !== "back_forward") sessionStorage.removeItem(SEAT_STORE);
+      else if (saved) component.setTriggerValue("restore", JSON.parse(saved));
+    }
+  } catch (e) { /* no storage (a private window's policy): a reload loses the seat */ }
+  return () => {};
+}
+
 // --- the entry point Streamlit calls on every render of the element ---------------------------
 
 export default function (component) {
   const { data, parentElement } = component;
+  if (data.mode === "keeper") return keeper(component);
   let state = STATES.get(parentElement);
   if (!state) {
     for (const old of parentElement.querySelectorAll(":scope > .ct-root")) old.remove();

@@ -19,6 +19,7 @@ from viewer import card_table, remote
 from viewer.coach import Advice, advise
 from viewer.event_log import event_log
 from viewer.games.play_host import M, PlayHost, Seen
+from viewer.games.seats import FORGET_KEY
 from viewer.games.steps import seat_names
 from viewer.i18n import Lang
 from viewer.loader import open_from_api, show_message
@@ -152,6 +153,11 @@ class PlayPage(Generic[M]):
         if seconds is not None:  # the bots' replies one at a time, this seat's action first
             match.step_by_step(since, self.out(match))
             st.session_state[_DUE] = time.monotonic() + seconds / 2
+
+    def _leave(self) -> None:
+        """Leave this match for a new one: the tab forgets the seat it kept for a reload."""
+        st.session_state.pop(STATE_KEY, None)
+        st.session_state[FORGET_KEY] = True
 
     def _watch(self) -> None:
         match = self.current()
@@ -339,4 +345,4 @@ class PlayPage(Generic[M]):
                 self._steps_panel(match)
         self.how_to_play(expanded=False)
         self._log(drawn, names)
-        st.button(T("play.new"), key="leave", on_click=st.session_state.pop, args=(STATE_KEY, None))
+        st.button(T("play.new"), key="leave", on_click=self._leave)
