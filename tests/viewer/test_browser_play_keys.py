@@ -24,18 +24,26 @@ if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
 OVER = re.compile(r"^The match is over: .+ wins\.$")
-# every card back that ever flies, and every arrow along which a card changes hands, counted as
-# they are added to the page (a flight lasts a moment: a test could not catch it by looking)
+# every card back that ever flies, and every step drawn with an arrow along which a card changes
+# hands, counted as they are added to the page (a flight lasts a moment: a test could not catch
+# it by looking). A step drawn again (a rerun, a resize) is one step: only a step after another
+# is animated, not the table a page opens on.
 COUNT_FLIGHTS = """
-window.__flights = 0; window.__moves = 0;
+window.__flights = 0; window.__steps = new Set();
+window.__moves = 0;
+const MOVED = '.ct-arrow[data-arrow="swap"], .ct-arrow[data-arrow="pack"],'
+  + ' .ct-arrow[data-arrow="undo"], .ct-arrow[data-arrow="draw"]';
 new MutationObserver((records) => {
   for (const record of records) for (const node of record.addedNodes) {
     if (node.nodeType !== 1) continue;
     for (const found of [node, ...node.querySelectorAll("*")]) {
       if (found.classList.contains("ct-flying")) window.__flights += 1;
-      if (found.matches('.ct-arrow[data-arrow="swap"], .ct-arrow[data-arrow="pack"],'
-                        + ' .ct-arrow[data-arrow="undo"], .ct-arrow[data-arrow="draw"]')) {
-        window.__moves += 1;
+      if (found.matches(MOVED)) {
+        const board = found.closest(".ct-board");
+        const arrows = board ? [...board.querySelectorAll(".ct-arrow")].map(
+          (a) => `${a.dataset.arrow}:${a.dataset.from}>${a.dataset.to}`) : [];
+        window.__steps.add(JSON.stringify([arrows, board ? board.innerText : ""]));
+        window.__moves = window.__steps.size;
       }
     }
   }
@@ -106,8 +114,8 @@ def test_each_choice_is_taken_by_the_key_on_its_button_but_not_while_typing(
 
 
 def _play_until_cards_moved(page: Page, moves: int) -> None:
-    """Take the first choice, again and again, until ``moves`` arrows of a card changing hands
-    have been drawn (bots swap, discard and draw often at 8 seats)."""
+    """Take the first choice, again and again, until ``moves`` steps with an arrow of a card
+    changing hands have been drawn (bots swap, discard and draw often at 8 seats)."""
     for _ in range(80):
         if page.evaluate("window.__moves") >= moves:
             return

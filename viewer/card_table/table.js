@@ -9,9 +9,10 @@
 // no Streamlit rerun; once a deadline shown has passed, Python is asked to catch up (expired).
 
 const STATES = new WeakMap(); // parentElement -> this instance's state
-// a play table's key -> what it last drew: kept here, not in STATES, because Streamlit mounts
-// the element afresh when the page around it changes (paced steps, then the decision)
-const LAST_DRAWN = new Map();
+// a play table's key -> what it last drew: kept on the page's window, not in STATES nor only in
+// this module, because Streamlit mounts the element afresh when the page around it changes
+// (paced steps, then the decision) and may evaluate this module again
+const LAST_DRAWN = (window.__cuccuCardTable ||= { lastDrawn: new Map() }).lastDrawn;
 const ARROW_COLOURS = {
   ask: "#0072B2", swap: "#009E73", refused: "#D55E00", skip: "#6b6b6b", undo: "#CC79A7",
   pack: "#0072B2", pledge: "#E69F00", draw: "#56B4E9", pay: "#E69F00",
