@@ -12,7 +12,7 @@ in the API and stay so on the table: the browser counts down from them, with no 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final, Protocol
 
@@ -137,13 +137,17 @@ def _resume(held: HeldSeat, refresh: Callable[[], None]) -> None:
 
 
 def play_table(drawing: TableDrawing, held: HeldSeat, *, refresh: Callable[[], None],
-               scroll: bool = False) -> None:  # fmt: skip
+               scroll: bool = False, choices: Sequence[str] = (),
+               on_choose: Callable[[str], None] | None = None) -> None:  # fmt: skip
     """Play's table with each seat's clock on its box, counting down in the browser. When a
     deadline it shows has passed, ``refresh`` (the game's catch-up) shows what the service did;
-    the viewer's abandoned seat has a button that takes it back, then refreshes."""
+    the viewer's abandoned seat has a button that takes it back, then refreshes. The
+    ``choices`` offered now are taken by their keys too (``on_choose``)."""
     card_table.table(
         with_clocks(drawing, held.clock, held.seat), key="play", scroll=scroll,
         on_expired=refresh, on_resume=lambda: _resume(held, refresh),
+        choices=choices if on_choose is not None else (),
+        on_choose=on_choose if on_choose is not None else (lambda choice: None),
     )  # fmt: skip
     if held.clock:
         per = held.clock.get("settings", {}).get("per_decision")

@@ -3,7 +3,8 @@
     .venv/bin/python -m tests.viewer.screenshots docs/img
 
 Starts `cuccu run` on free ports with a fresh SQLite file, plays in Debian's Chromium and
-writes, for Cuccù at 4, 8 and 20 seats, Cucco 21 at 4 and 8 and Ranter-Go-Round at 4,
+writes, for Cuccù at 4, 8 and 20 seats, Cucco 21 at 4 and 8 (it seats at most 12) and
+Ranter-Go-Round at 4, 8 and 20,
 ``play-<seats>-<device>.png`` and ``replay-<seats>-<device>.png`` (``play21-…`` and
 ``replay21-…`` for Cucco 21, ``playchase-…`` and ``replaychase-…`` for Ranter-Go-Round), each the
 window as a person sees it (1366×900 and 390×844, no scrolling but the page's own), stored as
@@ -30,10 +31,13 @@ VIEWPORTS: dict[str, ViewportSize] = {
     "phone": {"width": 390, "height": 844},
 }
 TABLES = (("cuccu", 4), ("cuccu", 8), ("cuccu", 20), ("cucco21", 4), ("cucco21", 8),
-          ("chase", 4))  # fmt: skip
+          ("chase", 4), ("chase", 8), ("chase", 20))  # fmt: skip
 SUFFIX = {"cuccu": "", "cucco21": "21", "chase": "chase"}
 #: the game's name on the Play page's game picker, and a label only its own form has
-FORM = {"cucco21": ("Cucco 21", "Starting chips"), "chase": ("Ranter-Go-Round", "Lives each")}
+FORM = {
+    "cucco21": ("Cucco 21", "Starting chips"),
+    "chase": ("Ranter-Go-Round", "Aces, 2s and 3s are passed face up (optional rule)"),
+}
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eva", "Fred", "Gia", "Hugo", "Ines", "Jon", "Kai", "Lea",
          "Max", "Noa", "Olga", "Pia", "Quin", "Rosa", "Sam", "Tea")  # fmt: skip
 SEED = 21
@@ -88,9 +92,12 @@ def _play(page: Page, viewer: str, game: str, seats: int) -> None:
         page.get_by_text(title, exact=True).click()
         expect(page.get_by_label(label)).to_be_visible()  # the game's own form
         settle(page)
+    # the form before may stand beside it for a moment: only the new one's seats are filled
+    expect(page.get_by_label("Seats at the table")).to_have_count(1)
     page.get_by_label("Seats at the table").fill(str(seats))
     page.get_by_role("button", name="Start a match").click()
     expect(page.get_by_text("You are").first).to_be_visible()
+    expect(page.locator(".ct-board .ct-seat")).to_have_count(seats)
     settle(page)
     _drawn(page)
 

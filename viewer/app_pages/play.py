@@ -13,12 +13,14 @@ import streamlit as st
 from domain.games import GAMES
 from viewer.games import game_title
 from viewer.games.pages import PAGES
+from viewer.seat_keeper import keep_seat
 from viewer.ui import T
 
 LEVELS = ("expert", "basic", "random")  # the first is the default opponent
 
 
 def page() -> None:
+    keep_seat()  # a reload keeps this tab's seat
     error = st.session_state.pop("play_error", None)
     if error:
         st.error(error)

@@ -24,6 +24,7 @@ from viewer.games import game_of_summary, game_title
 from viewer.games.pages import PAGES
 from viewer.games.seats import PLAY_KEY, SEATS
 from viewer.games.steps import seat_names
+from viewer.seat_keeper import keep_seat
 from viewer.ui import T, api_url, lang, name_input, picked, select
 
 TABLE = "table"  # the address's match of an invite: ?table=<match id>
@@ -251,6 +252,7 @@ def _live_watch(match: tables.Watch) -> None:
 
 
 def page() -> None:
+    keep_seat()  # a reload keeps this tab's seat
     _show_error()
     match_id = st.query_params.get(TABLE)
     if match_id:

@@ -112,16 +112,43 @@ def _nothing() -> None:
     """A trigger nobody listens to (a table without clocks)."""
 
 
+def _no_choice(choice: str) -> None:
+    """A table where nothing is chosen (a spectator's)."""
+
+
+#: the keys that take the choices offered, in their order (more than nine: the rest by click)
+CHOICE_KEYS: Final = "123456789"
+
+
+def choice_key(index: int) -> str | None:
+    """The key that takes the ``index``-th choice offered, if any."""
+    return CHOICE_KEYS[index] if 0 <= index < len(CHOICE_KEYS) else None
+
+
 def table(drawing: TableDrawing, *, key: str, scroll: bool = False,
           on_expired: Callable[[], None] = _nothing,
-          on_resume: Callable[[], None] = _nothing) -> None:  # fmt: skip
+          on_resume: Callable[[], None] = _nothing,
+          choices: Sequence[str] = (),
+          on_choose: Callable[[str], None] = _no_choice) -> None:  # fmt: skip
     """One table (Play): ``scroll`` brings it into view once (after Start). ``on_expired`` runs
     (then the page) once a deadline a seat's clock shows has passed; ``on_resume`` when the
-    person presses their abandoned seat's "take it back" button."""
+    person presses their abandoned seat's "take it back" button. While ``choices`` are offered
+    the browser takes each with its key (``choice_key``, shown on its button by the page) and
+    ``on_choose`` gets it, as a click on the button would."""
+    element = f"card_table_{key}"
+    offered = list(choices)
+
+    def chosen() -> None:
+        value = st.session_state.get(element)
+        picked = value.get("choose") if value is not None else None
+        if isinstance(picked, str) and picked in offered:  # only what this run offered
+            on_choose(picked)
+
+    keyed = [[k, c] for i, c in enumerate(offered) if (k := choice_key(i)) is not None]
     data = {"mode": "play", "key": key, "steps": [{"t": drawing_data(drawing)}],
-            "scroll": scroll}  # fmt: skip
-    _component()(data=data, key=f"card_table_{key}", width="stretch",
-                 on_expired_change=on_expired, on_resume_change=on_resume)  # fmt: skip
+            "scroll": scroll, "choices": keyed}  # fmt: skip
+    _component()(data=data, key=element, width="stretch", on_expired_change=on_expired,
+                 on_resume_change=on_resume, on_choose_change=chosen)  # fmt: skip
 
 
 def replay(steps: Sequence[dict[str, Any]], *, key: str, start: int, labels: dict[str, str],
@@ -135,3 +162,27 @@ def replay(steps: Sequence[dict[str, Any]], *, key: str, start: int, labels: dic
         "link": {"match": match_id, "lang": lang}, "scroll": True,
     }  # fmt: skip
     _component()(data=data, key="card_table_replay", width="stretch")
+
+
+def _no_seat(seat: dict[str, Any]) -> None:
+    """Nobody restores a seat."""
+
+
+def keeper(action: str, seat: dict[str, Any] | None = None, *,
+           on_restore: Callable[[dict[str, Any]], None] = _no_seat) -> None:  # fmt: skip
+    """This tab's seat across a reload, in the tab's own storage (``sessionStorage``: not in
+    an address, not shared with another tab, gone with the tab). ``action``: "keep" ``seat``
+    (its game, match, seat and token), "forget" it, or "restore" it: once per page load, when
+    that load is a reload (or Back), the browser gives back what it kept and ``on_restore``
+    gets it; an address opened afresh forgets it. Draws nothing."""
+
+    def restored() -> None:
+        value = st.session_state.get("card_table_keeper")
+        found = value.get("restore") if value is not None else None
+        if isinstance(found, dict):
+            on_restore(found)
+
+    data: dict[str, Any] = {"mode": "keeper", "key": "keeper", "action": action, "seat": seat,
+                            "steps": []}  # fmt: skip
+    _component()(data=data, key="card_table_keeper", width="stretch",
+                 on_restore_change=restored)  # fmt: skip

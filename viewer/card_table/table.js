@@ -9,6 +9,10 @@
 // no Streamlit rerun; once a deadline shown has passed, Python is asked to catch up (expired).
 
 const STATES = new WeakMap(); // parentElement -> this instance's state
+// a play table's key -> what it last drew: kept on the page's window, not in STATES nor only in
+// this module, because Streamlit mounts the element afresh when the page around it changes
+// (paced steps, then the decision) and may evaluate this module again
+const LAST_DRAWN = (window.__cuccuCardTable ||= { lastDrawn: new Map() }).lastDrawn;
 const ARROW_COLOURS = {
   ask: "#0072B2", swap: "#009E73", refused: "#D55E00", skip: "#6b6b6b", undo: "#CC79A7",
   pack: "#0072B2", pledge: "#E69F00", draw: "#56B4E9", pay: "#E69F00",
@@ -26,6 +30,12 @@ const CLOCKS = new WeakMap(); // a seat's .ct-clock node -> its clock data
 const LABELS = new WeakMap(); // a clocked seat's box -> its words but the clock's
 const EXPIRED_AFTER_MS = 1500; // the service applies a timeout up to ~0.5 s after its deadline
 const ASK_AGAIN_MS = 5000;
+// arrows along which a card changes hands: a card back flies along them (two ways on a swap)
+const CARDS_MOVED = { swap: 2, undo: 2, pack: 1, draw: 1 };
+const FLIGHT_MS = 650;
+// inputs a person types into: a key pressed there is theirs, never a choice
+const TYPED_INPUTS = ["text", "number", "search", "email", "password", "url", "tel", "date",
+  "time", "datetime-local", "month", "week"];
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -204,7 +214,7 @@ function ovalPlaces(W, n, box) {
   return null;
 }
 
-function drawBoard(wrap, table) {
+function drawBoard(wrap, table, animate = false) {
   wrap.replaceChildren();
   const W = Math.max(wrap.clientWidth, 200);
   const n = table.seats.length;
@@ -253,10 +263,29 @@ function drawBoard(wrap, table) {
     board.appendChild(grid);
   }
   wrap.appendChild(board);
-  drawArrows(board, centre, seats, table.arrows);
+  drawArrows(board, centre, seats, table.arrows, animate && motionAllowed());
 }
 
-function drawArrows(board, centre, seats, arrows) {
+function motionAllowed() {
+  return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+// A card back that travels along an arrow's path once (``reverse``: from its head to its tail),
+// then is gone: the step's action seen happening, not only its result.
+function flyCard(board, d, reverse) {
+  const card = el("div", "ct-card ct-flying");
+  card.dataset.state = "down";
+  card.setAttribute("aria-hidden", "true");
+  card.style.offsetPath = `path("${d}")`;
+  board.appendChild(card);
+  const ends = [{ offsetDistance: "0%" }, { offsetDistance: "100%" }];
+  if (reverse) ends.reverse();
+  if (!card.animate) { card.remove(); return; }
+  const flight = card.animate(ends, { duration: FLIGHT_MS, easing: "ease-in-out", fill: "both" });
+  flight.finished.then(() => card.remove(), () => card.remove());
+}
+
+function drawArrows(board, centre, seats, arrows, animate = false) {
   if (!arrows.length) return;
   const ns = "http://www.w3.org/2000/svg";
   const origin = board.getBoundingClientRect();
@@ -270,6 +299,7 @@ function drawArrows(board, centre, seats, arrows) {
   svg.setAttribute("height", origin.height);
   const defs = document.createElementNS(ns, "defs");
   svg.appendChild(defs);
+  const flights = [];
   arrows.forEach(([from, to, kind, label], index) => {
     const colour = ARROW_COLOURS[kind] || "#333333";
     const id = `ct-head-${kind}-${index}`;
@@ -318,8 +348,11 @@ function drawArrows(board, centre, seats, arrows) {
     tag.dataset.arrow = kind;
     tag.appendChild(el("span", "", label));
     board.appendChild(tag);
+    const moved = animate ? CARDS_MOVED[kind] || 0 : 0;
+    for (let i = 0; i < moved; i++) flights.push([path.getAttribute("d"), i === 1]);
   });
   board.appendChild(svg);
+  for (const [d, reverse] of flights) flyCard(board, d, reverse);
 }
 
 // --- replay: the steps, the controls and the log -----------------------------------------------
@@ -343,7 +376,7 @@ function linkOf(state, step) {
   return url.toString();
 }
 
-function show(state, step) {
+function show(state, step, animate = false) {
   const { data } = state;
   const last = data.steps.length - 1;
   state.step = Math.max(0, Math.min(step, last));
@@ -351,7 +384,7 @@ function show(state, step) {
   const parts = state.parts;
   // while the board is rebuilt the page must not shrink, or the browser scrolls it to the top
   parts.root.style.minHeight = `${parts.root.offsetHeight}px`;
-  drawBoard(parts.board, now.t);
+  drawBoard(parts.board, now.t, animate);
   parts.heading.textContent = now.h;
   parts.now.textContent = now.c;
   parts.facts.textContent = now.f || "";
@@ -397,7 +430,7 @@ function buildReplay(state) {
   root.replaceChildren();
   const controls = el("div", "ct-controls");
   controls.setAttribute("role", "toolbar");
-  const go = (to) => { stopPlaying(state); show(state, to); };
+  const go = (to) => { stopPlaying(state); show(state, to, to === state.step + 1); };
   const parts = { root };
   parts.first = button(L.first, "", () => go(0));
   parts.prev = button(L.prev, "", () => go(state.step - 1));
@@ -479,7 +512,7 @@ function togglePlaying(state) {
   state.parts.play.textContent = state.data.labels.pause;
   state.timer = setInterval(() => {
     if (state.step >= state.data.steps.length - 1) { stopPlaying(state); return; }
-    show(state, state.step + 1);
+    show(state, state.step + 1, true);
   }, 900);
 }
 
@@ -509,7 +542,27 @@ function onKey(state, event) {
   if (to === null) return;
   event.preventDefault();
   stopPlaying(state);
-  show(state, to);
+  show(state, to, to === state.step + 1);
+}
+
+// Play: the key shown on a choice's button takes it (digits, in the order the choices are
+// offered), unless the person is typing in a field. One key press sends one choice.
+function onChoiceKey(state, event) {
+  const { data } = state;
+  if (data.mode !== "play" || !data.choices || !data.choices.length) return;
+  if (event.defaultPrevented || event.repeat || event.altKey || event.ctrlKey || event.metaKey) {
+    return;
+  }
+  const target = event.target;
+  const tag = target && target.tagName ? target.tagName.toLowerCase() : "";
+  if (tag === "textarea" || tag === "select" || (target && target.isContentEditable)) return;
+  if (tag === "input" && TYPED_INPUTS.includes((target.type || "text").toLowerCase())) return;
+  if (target && target.closest && target.closest('[role="combobox"], [role="listbox"]')) return;
+  const found = data.choices.find(([key]) => key === event.key);
+  if (!found || !state.trigger) return;
+  event.preventDefault();
+  data.choices = []; // until Python draws the next decision
+  state.trigger("choose", found[1]);
 }
 
 // A seat sent as 0 is the same as in the step before (viewer/card_table compact()).
@@ -523,10 +576,37 @@ function expand(steps) {
   return steps;
 }
 
+// --- a seat kept across a reload -------------------------------------------------------------
+
+// The seat this tab holds (its match, seat and token), in the tab's sessionStorage: a reload
+// of the tab finds it again; another tab, a link opened or the tab closed never does.
+const SEAT_STORE = "cuccu.seat";
+let restoreAsked = false; // once per page load
+
+function keeper(component) {
+  const { data } = component;
+  try {
+    if (data.action === "keep") sessionStorage.setItem(SEAT_STORE, JSON.stringify(data.seat));
+    else if (data.action === "forget") sessionStorage.removeItem(SEAT_STORE);
+    else if (data.action === "restore" && !restoreAsked) {
+      restoreAsked = true;
+      // a reload (or Back) takes the seat back; an address opened afresh starts afresh, as
+      // before (an invite link, a bookmark), and the tab forgets the seat it kept
+      const entry = performance.getEntriesByType("navigation")[0];
+      const how = entry ? entry.type : "navigate";
+      const saved = sessionStorage.getItem(SEAT_STORE);
+      if (how !== "reload" && how !== "back_forward") sessionStorage.removeItem(SEAT_STORE);
+      else if (saved) component.setTriggerValue("restore", JSON.parse(saved));
+    }
+  } catch (e) { /* no storage (a private window's policy): a reload loses the seat */ }
+  return () => {};
+}
+
 // --- the entry point Streamlit calls on every render of the element ---------------------------
 
 export default function (component) {
   const { data, parentElement } = component;
+  if (data.mode === "keeper") return keeper(component);
   let state = STATES.get(parentElement);
   if (!state) {
     for (const old of parentElement.querySelectorAll(":scope > .ct-root")) old.remove();
@@ -555,16 +635,30 @@ export default function (component) {
   state.data = data;
   state.width = state.root.clientWidth;
   if (fresh) state.step = data.start || 0;
+  // a card flies along an arrow once, when the table shows a new step, not on every rerun
+  // (what the step changed: its arrows, the middle and the seats' cards and counters; a clock
+  // ticking or a seat's deadline moving is not a step)
+  const t = data.mode === "play" ? data.steps[0].t : null;
+  const drawn = t && JSON.stringify([t.arrows, t.centre, t.seats.map((s) => [s.card, s.t])]);
+  const before = LAST_DRAWN.get(data.key);
+  state.animate = drawn !== null && before !== undefined && drawn !== before;
+  if (drawn !== null) LAST_DRAWN.set(data.key, drawn);
   redraw(state, false);
+  state.animate = false;
   if (data.mode === "replay" && !state.keys) {
     state.keys = (event) => onKey(state, event);
     document.addEventListener("keydown", state.keys);
+  }
+  if (data.mode === "play" && !state.choiceKeys) {
+    state.choiceKeys = (event) => onChoiceKey(state, event);
+    document.addEventListener("keydown", state.choiceKeys);
   }
   if (data.scroll && fresh) bringIntoView(state);
   return () => {
     stopPlaying(state);
     clearInterval(state.ticker);
     if (state.keys) document.removeEventListener("keydown", state.keys);
+    if (state.choiceKeys) document.removeEventListener("keydown", state.choiceKeys);
     state.resize.disconnect();
     STATES.delete(parentElement);
   };
@@ -600,7 +694,7 @@ function redraw(state, resized) {
     state.root.replaceChildren();
     const host = el("div", "ct-board-host");
     state.root.appendChild(host);
-    drawBoard(host, data.steps[0].t);
+    drawBoard(host, data.steps[0].t, Boolean(state.animate) && !resized);
     state.root.style.minHeight = "";
   }
 }

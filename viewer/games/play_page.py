@@ -15,10 +15,11 @@ from typing import Any, Generic
 
 import streamlit as st
 
-from viewer import remote
+from viewer import card_table, remote
 from viewer.coach import Advice, advise
 from viewer.event_log import event_log
 from viewer.games.play_host import M, PlayHost, Seen
+from viewer.games.seats import FORGET_KEY
 from viewer.games.steps import seat_names
 from viewer.i18n import Lang
 from viewer.loader import open_from_api, show_message
@@ -153,6 +154,11 @@ class PlayPage(Generic[M]):
             match.step_by_step(since, self.out(match))
             st.session_state[_DUE] = time.monotonic() + seconds / 2
 
+    def _leave(self) -> None:
+        """Leave this match for a new one: the tab forgets the seat it kept for a reload."""
+        st.session_state.pop(STATE_KEY, None)
+        st.session_state[FORGET_KEY] = True
+
     def _watch(self) -> None:
         match = self.current()
         if match is not None:
@@ -229,18 +235,28 @@ class PlayPage(Generic[M]):
         wanted = offered and st.toggle(T("coach.toggle"), key="coach")
         advice = self._advice(match) if wanted else None
         here = lang()
-        for choice in decision.choices:
+        st.caption(T("play.keys"))
+        for index, choice in enumerate(decision.choices):
             label, meaning = self.looks.choice_words(view, choice, names, here)
+            key = card_table.choice_key(index)  # the table takes it by this key too
             with st.container(border=True):
                 # every choice is drawn alike: the page explains, it does not push one answer
-                st.button(label, key=f"do_{choice}", on_click=self._act, args=(choice,),
-                          width="stretch")  # fmt: skip
+                st.button(label if key is None else f"`{key}` {label}", key=f"do_{choice}",
+                          on_click=self._act, args=(choice,), width="stretch")  # fmt: skip
                 st.caption(meaning)
                 if advice is not None and choice in advice.risks:
                     pct = round(100 * advice.risks[choice])
                     st.markdown(f"**{T('coach.risk', pct=pct)}**", help=T("coach.about"))
         if advice is not None and coach is not None:
             st.caption(T("coach.about") + " " + coach.note(advice))
+
+    def _offered(self, match: M) -> list[str]:
+        """The choices this person is offered now (each also taken by its key on the table)."""
+        decision = match.view.pending
+        if match.shown is not None or match.view.status == "over" or decision is None:
+            return []
+        mine = decision.kind == "next_round" or decision.seat == match.seat
+        return list(decision.choices) if mine else []
 
     def _round_ending(self, match: M, names: list[str]) -> None:
         """How the last round ended: the reveal and what followed from it."""
@@ -314,6 +330,8 @@ class PlayPage(Generic[M]):
                 match,
                 refresh=lambda: self._follow(match),
                 scroll=bool(st.session_state.pop("play_scroll", False)),
+                choices=self._offered(match),
+                on_choose=self._act,
             )
             if last is not None:
                 st.caption(T("play.last_action", text=self.looks.caption(last, names, here)))
@@ -327,4 +345,4 @@ class PlayPage(Generic[M]):
                 self._steps_panel(match)
         self.how_to_play(expanded=False)
         self._log(drawn, names)
-        st.button(T("play.new"), key="leave", on_click=st.session_state.pop, args=(STATE_KEY, None))
+        st.button(T("play.new"), key="leave", on_click=self._leave)

@@ -20,6 +20,8 @@ from viewer.table import TableDrawing
 
 #: the session key every game's Play page keeps this browser's match under (one at a time)
 PLAY_KEY = "game"
+#: set when the person leaves their match: the tab forgets the seat it kept (viewer.seat_keeper)
+FORGET_KEY = "seat_keeper_forget"
 
 
 @dataclass(frozen=True)
