@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -140,6 +140,17 @@ def play_on(page: Page, timeout_ms: int = 5_000) -> bool:
     except PlaywrightTimeout:
         return False
     return True
+
+
+def settle_paced(page: Page, timeout_ms: int = 15_000) -> None:
+    """``settle`` on a Play page that may be showing the bots' steps one at a time: their
+    fragment runs again and again, and on a loaded box a run can outlast its interval, so the
+    page may never stop running for long. Wait a while for it, then go on (the caller waits for
+    what it needs to see)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with suppress(PlaywrightTimeout):
+        settle(page, timeout_ms)
 
 
 def choose_language(page: Page, label: str) -> None:

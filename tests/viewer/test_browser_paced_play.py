@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import open_app, play_on, settle
+from tests.viewer.browser import open_app, play_on, settle, settle_paced
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
@@ -157,8 +157,7 @@ def test_once_out_the_rest_of_the_match_is_offered_to_watch_or_skip(
     _start(page, viewer, lives=1, seats=12)  # rarely a win, that would ask for a rematch
     offered = page.get_by_text(OUT)
     for _ in range(200):  # choose, skipping the bots' steps, until out (a win: play again)
-        with suppress(PlaywrightTimeout):  # the steps' fragment keeps a loaded page running
-            settle(page, timeout_ms=15_000)
+        settle_paced(page)
         if offered.count():
             break
         # a button of the run before may still be fading out: look again after a while

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import TIMEOUT_MS, open_app, settle
+from tests.viewer.browser import TIMEOUT_MS, open_app, settle, settle_paced
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
@@ -80,9 +80,9 @@ def _start(page: Page, viewer: str, pace: str, seats: int = 4) -> None:
     settle(page)
     page.get_by_role("button", name="Start a match").click()
     expect(page.get_by_text(re.compile(r"^Match \w{8} · round 1"))).to_be_visible()
-    settle(page)
+    settle_paced(page)
     page.get_by_text(pace, exact=True).click()
-    settle(page)
+    settle_paced(page)
 
 
 def test_each_choice_is_taken_by_the_key_on_its_button_but_not_while_typing(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
 
-from tests.viewer.browser import open_app, settle
+from tests.viewer.browser import open_app, settle, settle_paced
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def test_a_reload_of_play_keeps_the_seat_and_play_goes_on(
     settle(page)
     page.get_by_role("button", name="Start a match").click()
     match_id = _match_id(page)
-    settle(page)
+    settle_paced(page)
     page.get_by_text("All at once", exact=True).click()
     settle(page)
     expect(_choices(page).first).to_be_visible()
