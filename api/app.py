@@ -164,8 +164,8 @@ def create_app(
         )
         listener: PgListener | None = None
         if store.is_postgres:
-            listener = PgListener(libpq_conninfo(settings.database_url), notifier)
-            listener.start()
+            # listens only while this process has live-stream subscribers (api/store/notify.py)
+            listener = PgListener(libpq_conninfo(settings.database_url), notifier, lazy=True)
         bots = BotPool(settings.bot_workers)
         app.state.store = store
         app.state.sealer = sealer = start_signing(settings, engine)

@@ -31,6 +31,7 @@ from api.clock_time import as_datetime, now_ms
 from api.creation_keys import lookup_hash, open_tokens, seal_tokens
 from api.export import sealed_export
 from api.faults import CRASH_AFTER_FINAL_COMMIT, crash_point
+from api.ratings import account_of
 from api.signing import SignFinal
 from api.store import (
     CLAIM_FINGERPRINT_PREFIX,
@@ -297,6 +298,11 @@ def game_options(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
     return {**game.options, **options}
 
 
+def _with_account(stored: Sequence[StoredEvent]) -> bool:
+    """Whether one of these stored events is a claim that named a player account."""
+    return any(account_of(s.meta) is not None for s in stored)
+
+
 # --- results -------------------------------------------------------------------------------
 
 
@@ -318,6 +324,10 @@ class Current:
     #: this finished match's rematch, as last read from its row (None: none, or not read:
     #: it is asked for only once the match is over, see :meth:`MatchService.shown`)
     rematch: str | None = None
+    #: whether a claim among the events up to ``state.version`` named a player account (read
+    #: from the stored events' metadata, as the ratings read it: api/ratings.py): a match that
+    #: ends without one has nothing for the ratings, which are then not asked (True: unknown)
+    accounts: bool = True
 
 
 @dataclass(frozen=True)
@@ -422,8 +432,9 @@ class MatchService:
         #: then), so no retried claim ever replaces them: the creator's first request needs no
         #: lookup (the store remembers the tokens it has looked up, except replaceable ones)
         self._issued: dict[str, tuple[str, int]] = {}
-        #: called after each commit that ends a match, with its id (the ratings projection,
-        #: api/players.py); it must not raise: the match has ended whatever it does
+        #: called after each commit that ends a match in which a claim named a player account
+        #: (``Current.accounts``: the others have nothing for it), with its id (the ratings
+        #: projection, api/players.py); it must not raise: the match has ended whatever it does
         self.on_finished: Callable[[str], Awaitable[None]] | None = None
         #: called after each commit that stores a clock's deadline, with it (this process's
         #: clock sweeper, api/clocks.py, wakes for it instead of polling)
@@ -455,13 +466,21 @@ class MatchService:
             stored = await self.store.load(match_id)
             state = game.fold([s.event_of(game) for s in stored], game.initial())
             last = stored[-1].hash if stored else GENESIS_HASH
-            entry = Current(record.seed, state, last, game, record.rematch_of, record.rematch)
+            entry = Current(
+                record.seed, state, last, game, record.rematch_of, record.rematch,
+                accounts=_with_account(stored),
+            )  # fmt: skip
         elif refresh:
             newer = await self.store.load(match_id, after=entry.state.version)
             if newer:
                 game = entry.game
                 state = game.fold([s.event_of(game) for s in newer], entry.state)
-                entry = replace(entry, state=state, last_hash=newer[-1].hash)
+                entry = replace(
+                    entry,
+                    state=state,
+                    last_hash=newer[-1].hash,
+                    accounts=entry.accounts or _with_account(newer),
+                )
         else:
             self._cache.move_to_end(match_id)
             return entry, False
@@ -602,6 +621,11 @@ class MatchService:
         """Wake-ups for the match's new events (from this process or, on PostgreSQL, any)."""
         return self.store.notifier.subscribe(match_id)
 
+    async def listening(self) -> bool:
+        """Return once this process hears every process's commits (a subscriber awaits it
+        before reading what it missed: api/store/notify.py); False after a bounded wait."""
+        return await self.store.notifier.listening()
+
     async def export(self, match_id: str) -> bytes:
         """The export of a finished match: its stored records and, when signed, its seal (the
         records from the read replica once it has seen the match end: :meth:`_from_replica`)."""
@@ -739,7 +763,10 @@ class MatchService:
             seal_with=self._seal_with(state, hosted),
         )
         last_hash = stored[-1].hash if stored else GENESIS_HASH
-        self._remember(match_id, Current(seed, state, last_hash, hosted, rematch_of))
+        # a creation claims no seat: no account in its events
+        self._remember(
+            match_id, Current(seed, state, last_hash, hosted, rematch_of, accounts=False)
+        )
         if rematch_of is None:  # a rematch's tokens are replaced by its people's requests
             if len(self._issued) + len(tokens) > ISSUED_TOKENS:
                 self._issued.clear()
@@ -901,7 +928,7 @@ class MatchService:
             self._remember(match_id, replace(loaded, state=new_state, last_hash=last_hash))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             self._ended(game.is_over(new_state))
-            if self.on_finished is not None and game.is_over(new_state):
+            if self.on_finished is not None and game.is_over(new_state) and loaded.accounts:
                 await self.on_finished(match_id)
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game)
@@ -1010,10 +1037,14 @@ class MatchService:
                 seal_with=self._seal_with(new_state, game),
             )
             last_hash = stored[-1].hash if stored else current.last_hash
-            self._remember(match_id, replace(current, state=new_state, last_hash=last_hash))
+            accounts = current.accounts or account is not None
+            self._remember(
+                match_id,
+                replace(current, state=new_state, last_hash=last_hash, accounts=accounts),
+            )
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             self._ended(game.is_over(new_state))
-            if self.on_finished is not None and game.is_over(new_state):
+            if self.on_finished is not None and game.is_over(new_state) and accounts:
                 await self.on_finished(match_id)
             numbered = list(enumerate(all_events, start=state.version + 1))
             return Played(new_state, numbered, game, token=token)
@@ -1056,7 +1087,7 @@ class MatchService:
             self._remember(match_id, replace(loaded, state=new_state, last_hash=last_hash))
             crash_point(CRASH_AFTER_FINAL_COMMIT, armed=game.is_over(new_state))
             self._ended(game.is_over(new_state))
-            if self.on_finished is not None and game.is_over(new_state):
+            if self.on_finished is not None and game.is_over(new_state) and loaded.accounts:
                 await self.on_finished(match_id)
             numbered = list(enumerate(all_events, start=state.version + 1))
             return (Played(new_state, numbered, game),)

@@ -61,17 +61,9 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy.engine import URL, make_url  # noqa: E402
 
 from api.store.db import admin_connection  # noqa: E402
+from bench.asgi_calls import HUMAN_VS_BOTS  # noqa: E402  (the match every client plays)
 
 DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
-HUMAN_VS_BOTS: dict[str, Any] = {
-    "seats": [
-        {"name": "Ann"},
-        {"name": "Bo", "kind": "bot", "bot_level": "basic"},
-        {"name": "Cy", "kind": "bot", "bot_level": "basic"},
-        {"name": "Di", "kind": "bot", "bot_level": "basic"},
-    ],
-    "starting_lives": 3,
-}
 
 
 # --- a minimal keep-alive HTTP/1.1 client (cheap, so the load generator stays light) ---------

@@ -44,15 +44,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-HUMAN_VS_BOTS: dict[str, Any] = {
-    "seats": [
-        {"name": "Ann"},
-        {"name": "Bo", "kind": "bot", "bot_level": "basic"},
-        {"name": "Cy", "kind": "bot", "bot_level": "basic"},
-        {"name": "Di", "kind": "bot", "bot_level": "basic"},
-    ],
-    "starting_lives": 3,
-}
+# the benchmarks' shared parts, from this checkout (appended: another checkout's ``--root``
+# application, put first on the path later, still wins for everything else)
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+from bench.asgi_calls import HUMAN_VS_BOTS, call  # noqa: E402
+
 DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
@@ -60,43 +56,8 @@ DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 inside = [0.0]
 
 
-async def call(
-    app: Any, method: str, path: str, body: bytes = b"", token: str | None = None
-) -> tuple[int, bytes]:
-    headers = [(b"host", b"bench")]
-    if token is not None:
-        headers.append((b"authorization", f"Bearer {token}".encode()))
-    if method == "POST":
-        headers += [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "headers": headers, "client": ("127.0.0.1", 1),
-        "server": ("127.0.0.1", 80), "state": {},
-    }  # fmt: skip
-    sent = False
-    status = 0
-    chunks: list[bytes] = []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        await asyncio.sleep(3600)
-        raise AssertionError("unreachable")
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-        elif message["type"] == "http.response.body":
-            chunks.append(message.get("body", b""))
-
-    start = time.process_time()
-    await app(scope, receive, send)
-    inside[0] += time.process_time() - start
-    return status, b"".join(chunks)
+def _count(seconds: float) -> None:
+    inside[0] += seconds
 
 
 class Lifespan:
@@ -131,7 +92,9 @@ async def play(
     done = events = 0
     while done < commands:
         create = HUMAN_VS_BOTS if seeds is None else {**HUMAN_VS_BOTS, "seed": next(seeds)}
-        status, body = await call(app, "POST", "/matches", json.dumps(create).encode())
+        status, body = await call(
+            app, "POST", "/matches", json.dumps(create).encode(), spent=_count
+        )
         assert status == 201, body
         created = json.loads(body)
         mid, own = created["match_id"], created["seat_tokens"][0]
@@ -139,8 +102,9 @@ async def play(
         while pending is not None and done < commands:
             command = {"type": rng.choice(pending["choices"]), "expected_version": version}
             status, body = await call(
-                app, "POST", f"/matches/{mid}/commands", json.dumps(command).encode(), own["token"]
-            )
+                app, "POST", f"/matches/{mid}/commands", json.dumps(command).encode(),
+                own["token"], spent=_count,
+            )  # fmt: skip
             assert status == 200, body
             reply = json.loads(body)
             version, pending = reply["version"], reply["view"]["pending"]

@@ -93,18 +93,19 @@ async def play(commands: int) -> int:
     while done < commands:
         seed += 1
         body = json.dumps({**HUMAN_VS_BOTS, "seed": seed, "first_dealer": 3}).encode()
-        status, answer = await call(app, clock, "POST", "/matches", body)
+        status, answer = await call(app, "POST", "/matches", body, spent=clock.spent)
         assert status == 201, answer
         created = json.loads(answer)
         mid, token = created["match_id"], created["seat_tokens"][0]["token"]
-        status, answer = await call(app, clock, "GET", f"/matches/{mid}", token=token)
+        status, answer = await call(app, "GET", f"/matches/{mid}", token=token, spent=clock.spent)
         requests += 2
         current = json.loads(answer)
         version, pending = current["version"], current["view"]["pending"]
         while pending is not None and done < commands:
             command = {"type": rng.choice(pending["choices"]), "expected_version": version}
+            body = json.dumps(command).encode()
             status, answer = await call(
-                app, clock, "POST", f"/matches/{mid}/commands", json.dumps(command).encode(), token
+                app, "POST", f"/matches/{mid}/commands", body, token, spent=clock.spent
             )
             assert status == 200, answer
             reply = json.loads(answer)

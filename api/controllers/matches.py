@@ -697,6 +697,9 @@ class MatchController(Controller):
         async def generate() -> AsyncIterator[ServerSentEventMessage]:
             with service.subscribe(match_id) as sub, metrics.SSE_SUBSCRIBERS.track_inprogress():
                 try:
+                    # heard from every process before the first read: nothing committed after
+                    # it is missed (the LISTEN connection starts with a process's first stream)
+                    await service.listening()
                     after = resume
                     if after is None:
                         game, now = await uncancelled(service.game_state(match_id))

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from litestar.testing import AsyncTestClient
 
+from api.app import create_app
 from api.cli import main as cuccu
+from api.settings import Settings
 from api.store import create_engine
 from api.store import tables as t
 from domain.audit import audit, parse_ndjson
@@ -179,6 +183,46 @@ async def test_accounts_play_rated_matches_and_a_rebuild_gives_the_same_numbers(
     # keys are stored as hashes only
     assert hashlib.sha256(ann["key"].encode()).hexdigest() in stored
     assert ann["key"] not in stored
+
+
+async def test_a_match_claimed_as_accounts_in_one_process_and_ended_in_another_is_rated(
+    migrated_url: str, tmp_path: Path
+) -> None:
+    """Process B creates a match (and keeps it: no claim as an account in it yet), process A
+    takes its seats as accounts, and B plays it to the end: B learns of the accounts from the
+    stored claims, not from what it kept, so the match is rated. A match B ends whose seats
+    were claimed without accounts moves no rating."""
+
+    def app() -> Any:
+        return create_app(
+            Settings(
+                database_url=migrated_url,
+                signing_key=str(tmp_path / "signing-key.pem"),
+            )
+        )
+
+    async with AsyncTestClient(app=app()) as a, AsyncTestClient(app=app()) as b:
+        ann, bob = [await register(a, n) for n in ("ann", "bob")]
+        for seed, accounts in ((11, None), (12, [ann, bob])):
+            created = await create(b, {**CUCCU_TABLE, "seed": seed})
+            mid = created["match_id"]
+            tokens = {}
+            for seat in (0, 1):
+                key = accounts[seat]["key"] if accounts else None
+                resp = await claim(a, mid, seat, f"p{seat}", key)
+                assert resp.status_code == 201, resp.text
+                tokens[seat] = resp.json()["token"]
+            await play_out(b, mid, tokens, last={1})
+            board = await leaderboard(a, "cuccu")
+            if accounts is None:
+                assert board == []
+            else:
+                assert {e["player"]["name"]: e["rating"]["matches"] for e in board} == {
+                    "ann": 1,
+                    "bob": 1,
+                }
+        history = (await b.get(f"/players/{ann['player']['id']}/matches")).json()["matches"]
+        assert [(m["match_id"], m["rated"]) for m in history] == [(mid, True)]
 
 
 async def test_bad_accounts_and_keys_are_problems(client: Client) -> None:

@@ -128,3 +128,15 @@ def test_the_order_is_the_documented_algorithms_for_any_seed_and_deck_size() -> 
             seed_bytes = rng.randbytes(32)
             expected = _order_read_byte_by_byte(seed_bytes, cards)
             assert entropy.derived_order(seed_bytes, cards) == expected
+
+
+def test_the_salt_is_the_salt_streams_first_bytes() -> None:
+    """The salt, made from whole blocks, is the ``salt`` stream's first bytes read one by
+    one (docs/API.md "Fairness"), for sizes within a block, on its edges and beyond."""
+    rng = random.Random(25)
+    for size in (0, 1, 16, 31, 32, 33, 64, 100):
+        for _ in range(20):
+            seed_bytes = rng.randbytes(32)
+            source = entropy.stream(seed_bytes, b"salt")
+            expected = bytes(next(source) for _ in range(size)).hex()
+            assert entropy.derived_salt(seed_bytes, size) == expected

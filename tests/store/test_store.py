@@ -355,6 +355,65 @@ async def test_postgres_notify_reaches_another_listener(postgres_url: str) -> No
         await eng.dispose()
 
 
+async def test_lazy_listener_hears_every_commit_after_a_new_subscriber_listens(
+    postgres_url: str,
+) -> None:
+    """A process listens only while it has subscribers: the first one starts the LISTEN
+    connection, and once ``listening()`` returns (before its catch-up read) every commit of
+    another process reaches it; the connection closes after the last subscriber, and the next
+    subscriber opens it again and misses nothing either."""
+    from api.store import Notifier, PgListener
+    from api.store.db import libpq_conninfo
+
+    eng = create_engine(postgres_url)
+    try:
+        await upgrade(eng)
+        here = Notifier()  # this process's: no commit of its own
+        listener = PgListener(libpq_conninfo(postgres_url), here, lazy=True, linger=0.05)
+        store = EventStore(eng)  # another process's store: its own notifier
+        match_id = str(uuid.uuid4())
+        state, events = opening()
+        await store.commit(
+            match_id,
+            expected_version=0,
+            prev_hash=GENESIS_HASH,
+            events=events,
+            summary=summary_of(state),
+            new_match=NewMatch(
+                id=match_id, seats=[], seed=None, game="cuccu", options={"starting_lives": 2}
+            ),
+        )
+        await asyncio.sleep(0.1)
+        assert not listener.running and listener.connections == 0  # nobody subscribed
+        version = len(events)
+        for round_ in (1, 2):
+            with here.subscribe(match_id) as sub:
+                assert listener.running
+                assert await here.listening()
+                # the catch-up read would run here; the next commit comes right after it
+                stored = await store.load(match_id)
+                assert stored[-1].version == version
+                await store.commit(
+                    match_id,
+                    expected_version=version,
+                    prev_hash=stored[-1].hash,
+                    events=opening()[1][-1:],
+                    summary=MatchSummary("in_round", [2, 2, 2], [], 0, version + 1),
+                )
+                version += 1
+                assert await sub.wait(5.0)
+                assert sub.latest == version
+            for _ in range(100):  # closed once the last subscriber left (and the linger)
+                if not listener.running:
+                    break
+                await asyncio.sleep(0.05)
+            assert not listener.running
+            assert listener.connections == round_
+        await listener.stop()
+    finally:
+        await eng.dispose()
+
+
 async def test_alembic_upgrade_downgrade_upgrade_on_postgres(postgres_url: str) -> None:
     eng = create_engine(postgres_url)
     try:
