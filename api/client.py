@@ -39,6 +39,7 @@ import functools
 import json
 import os
 import random
+import ssl
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterator, Mapping
@@ -1249,6 +1250,15 @@ def _async_iterating(
     return method
 
 
+@functools.cache
+def _default_tls() -> ssl.SSLContext:
+    """httpx's default TLS settings (its CA bundle, ``SSL_CERT_FILE`` and ``SSL_CERT_DIR``),
+    built once per process and shared by every client: httpx builds them anew for each client,
+    reading and parsing the CA bundle, about 24 ms of CPU, more than a request to a local API
+    (the viewer makes a client for each short look at a stream, two a second per live table)."""
+    return httpx.create_ssl_context()
+
+
 class Client(_Session):
     """The API over a blocking ``httpx.Client``. One client acts as at most one seat (``token``).
 
@@ -1267,7 +1277,8 @@ class Client(_Session):
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         super().__init__(token, retry, stream_read_timeout)
-        self.http = httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
+        self.http = httpx.Client(base_url=base_url, timeout=timeout, transport=transport,
+                                 verify=_default_tls())  # fmt: skip
         self._sleep = sleep
 
     def __enter__(self) -> Client:
@@ -1378,7 +1389,8 @@ class AsyncClient(_Session):
         sleep: Callable[[float], Coroutine[Any, Any, None]] = asyncio.sleep,
     ) -> None:
         super().__init__(token, retry, stream_read_timeout)
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport)
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport,
+                                      verify=_default_tls())  # fmt: skip
         self._sleep = sleep
 
     async def __aenter__(self) -> AsyncClient:
