@@ -165,7 +165,14 @@ async def test_a_third_party_recomputes_every_deck_with_hashlib(client: Client) 
         mid, _, _ = await _play(client, game)
         checked = third_party_check(game, await exported(client, mid))
         assert checked, game
-        assert all(seats == [0] for seats in checked), (game, checked)
+        # the person's entropy is in every deck dealt while the person still played: a deck
+        # committed after the person's last command (out of the match, the bots playing on
+        # through a void round, say) has none, and neither has any deck after it
+        played = sum(seats == [0] for seats in checked)
+        assert played >= 1 and checked == [[0]] * played + [[]] * (len(checked) - played), (
+            game,
+            checked,
+        )
 
 
 async def test_the_service_commits_before_any_contribution_and_reveals_only_after(

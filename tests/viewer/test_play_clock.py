@@ -71,6 +71,15 @@ def test_a_clocked_match_puts_each_seats_clock_and_its_deadline_on_the_table(api
     assert answer["clock"]["settings"]["per_decision"] == 30
     assert answer["clock"]["settings"]["reserve"] == 90
     assert "Clock (30 s per decision)" in texts(at)
+    # between rounds (a bot's hunter can cost the person its life before it decides) any seat
+    # may deal the next round and every seat has the deadline: play on to a seat's decision
+    for _ in range(10):
+        if game.clock["awaiting"] is not None and game.clock["awaiting"]["seat"] is not None:
+            break
+        keys = {b.key for b in at.button}
+        at.button(key=next(k for k in PREFERRED if k in keys)).click().run()
+        assert not at.exception, at.exception
+        game = at.session_state["game"]
     clocks = clock_drawings(game.clock, 4, game.seat)
     assert [c.reserve_ms for c in clocks] == [90_000] * 4
     deciding = [c for c in clocks if c.deadline_ms is not None]
