@@ -12,7 +12,7 @@ if str(ROOT) not in sys.path:  # `streamlit run` puts only viewer/ on the path
 import streamlit as st  # noqa: E402
 
 from viewer.typeface import font_face_css  # noqa: E402
-from viewer.ui import T, api_selector, language_selector  # noqa: E402
+from viewer.ui import PAGE_STYLE, T, api_selector, language_selector  # noqa: E402
 
 # No icons in the navigation: Material icons are a font's ligatures, whose names ("list_alt")
 # print over the labels until the font has loaded, and a ":material/…:" page icon is fetched
@@ -33,7 +33,7 @@ def main() -> None:
     # players see no Deploy button or developer menu, however the viewer was started
     st.set_option("client.toolbarMode", "viewer")
     st.set_page_config(page_title="Cuccù", layout="wide")
-    st.html(font_face_css())  # Thai letters for a machine with no Thai font
+    st.html(font_face_css() + PAGE_STYLE)  # Thai letters for a machine with no Thai font
     with st.sidebar:
         language_selector()
         api_selector()

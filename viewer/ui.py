@@ -15,6 +15,16 @@ LANG_KEY = "lang"  # the chosen language: plain session state, which every page 
 LANG_WIDGET = "lang_select"  # the sidebar's selector, whose own state Streamlit may drop
 API_KEY = "api_url"  # the API's address, kept the same way as the language
 API_WIDGET = "api_url_input"
+#: the key of a container whose words are about keys to press ("press 1, 2, 3…")
+KEYS_HINT = "keys_hint"
+#: the page's own style: on a touch screen with no mouse (a phone, a tablet) there are no keys to
+#: press, so the hints about them are hidden: that container, the key on each choice's button,
+#: and Replay's list of keys
+PAGE_STYLE = (
+    "<style>@media (hover: none) and (pointer: coarse) {"
+    f" .st-key-{KEYS_HINT}, [class*='st-key-do_'] button code, .ct-keys {{ display: none; }}"
+    " }</style>"
+)
 
 
 def lang() -> Lang:

@@ -1,6 +1,7 @@
 """Play as a game client (issue 20, item 3) in a real browser: each choice offered is taken by the
 key shown on its button (not while typing in a field), and each step's action is seen happening
-(a card back flies along the arrow of a swap, a discard, a draw), except with reduced motion.
+(a card back flies along the arrow of a swap, a discard, a draw), except with reduced motion. A
+phone (touch, no keyboard) is shown no key to press.
 
 `cuccu run` (API and viewer) in Debian's Chromium; Cuccù, whose Play page knows no key of its
 own: the keys come from the table component, for whatever choices a game offers.
@@ -9,21 +10,23 @@ own: the keys come from the table component, for whatever choices a game offers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from contextlib import suppress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import TIMEOUT_MS, open_app, settle, settle_paced
+from tests.viewer.browser import choices, open_app, settle, settle_paced
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
 OVER = re.compile(r"^The match is over: .+ wins\.$")
+KEYS_HINT = "Or press the key shown on a choice's button"
+PHONE = {"width": 390, "height": 844}
 # every card back that ever flies, and every step drawn with an arrow along which a card changes
 # hands, counted as they are added to the page (a flight lasts a moment: a test could not catch
 # it by looking). A step drawn again (a rerun, a resize) is one step: only a step after another
@@ -52,19 +55,9 @@ new MutationObserver((records) => {
 
 
 @pytest.fixture
-def calm_page(browser: Any) -> Iterator[Page]:
+def calm_page(new_page: Callable[..., Page]) -> Page:
     """A page whose person asked for reduced motion (the system setting)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1300}, reduced_motion="reduce")
-    found = context.new_page()
-    found.set_default_timeout(TIMEOUT_MS)
-    try:
-        yield found
-    finally:
-        context.close()
-
-
-def _choices(page: Page) -> Locator:
-    return page.locator('[data-testid="stMain"] [class*="st-key-do_"] button:visible')
+    return new_page(reduced_motion="reduce")
 
 
 def _newest(page: Page) -> Locator:
@@ -90,11 +83,13 @@ def test_each_choice_is_taken_by_the_key_on_its_button_but_not_while_typing(
 ) -> None:
     _, viewer = service
     _start(page, viewer, "All at once")
-    first = _choices(page).first
+    first = choices(page).first
     expect(first).to_be_visible()
     expect(first).to_have_text(re.compile(r"^1\s"))  # the key is on the button
-    if _choices(page).count() > 1:
-        expect(_choices(page).nth(1)).to_have_text(re.compile(r"^2\s"))
+    expect(first.locator("code")).to_be_visible()
+    if choices(page).count() > 1:
+        expect(choices(page).nth(1)).to_have_text(re.compile(r"^2\s"))
+    expect(page.get_by_text(KEYS_HINT)).to_be_visible()  # a desktop has keys: the hint shows
     before = _newest(page).inner_text()
 
     # typing a 1 in a field (the sidebar's language box) types it, it chooses nothing
@@ -113,6 +108,21 @@ def test_each_choice_is_taken_by_the_key_on_its_button_but_not_while_typing(
     expect(_newest(page)).not_to_have_text(before)
 
 
+def test_a_phone_shows_no_key_hint(service: tuple[Api, str], new_page: Callable[..., Page]) -> None:
+    """A phone (a touch screen, no mouse, no keyboard) has no keys to press: neither the hint
+    under "Your decision" nor the key on each choice's button is shown there."""
+    _, viewer = service
+    phone = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    _start(phone, viewer, "All at once")
+    first = choices(phone).first
+    expect(first).to_be_visible()
+    expect(phone.get_by_text(re.compile(r"^Your decision$"))).to_be_visible()
+    expect(phone.get_by_text(KEYS_HINT)).to_be_attached()  # drawn, and hidden
+    expect(phone.get_by_text(KEYS_HINT)).to_be_hidden()
+    expect(first.locator("code")).to_be_hidden()
+    expect(first).not_to_have_text(re.compile(r"^\s*$"))  # the choice's own words remain
+
+
 def _play_until_cards_moved(page: Page, moves: int) -> None:
     """Take the first choice, again and again, until ``moves`` steps with an arrow of a card
     changing hands have been drawn (bots swap, discard and draw often at 8 seats)."""
@@ -124,7 +134,7 @@ def _play_until_cards_moved(page: Page, moves: int) -> None:
                 page.get_by_role("button", name="Rematch").click(timeout=5_000)
                 settle(page)
                 continue
-            _choices(page).first.click(timeout=20_000)
+            choices(page).first.click(timeout=20_000)
         page.wait_for_timeout(800)
     raise AssertionError(f"only {page.evaluate('window.__moves')} card moves drawn")
 

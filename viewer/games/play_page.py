@@ -25,7 +25,7 @@ from viewer.i18n import Lang
 from viewer.loader import open_from_api, show_message
 from viewer.play_clock import clock_form, play_table, rematch_button
 from viewer.table import TableDrawing
-from viewer.ui import T, api_url, lang, name_input, select
+from viewer.ui import KEYS_HINT, T, api_url, lang, name_input, select
 
 STATE_KEY = "game"  # one key for every game's match: one match at a time in a browser session
 LOG_LINES = 40  # the log shows the newest events, newest first
@@ -221,8 +221,6 @@ class PlayPage(Generic[M]):
         if decision is None:
             return
         self.notes(match, names)
-        if decision.kind == "next_round":
-            self._round_ending(match, names)
         mine = decision.kind == "next_round" or decision.seat == match.seat
         if not mine:
             whose = names[decision.seat] if decision.seat is not None else "…"
@@ -235,7 +233,8 @@ class PlayPage(Generic[M]):
         wanted = offered and st.toggle(T("coach.toggle"), key="coach")
         advice = self._advice(match) if wanted else None
         here = lang()
-        st.caption(T("play.keys"))
+        with st.container(key=KEYS_HINT):  # hidden where there are no keys (ui.PAGE_STYLE)
+            st.caption(T("play.keys"))
         for index, choice in enumerate(decision.choices):
             label, meaning = self.looks.choice_words(view, choice, names, here)
             key = card_table.choice_key(index)  # the table takes it by this key too
@@ -249,6 +248,10 @@ class PlayPage(Generic[M]):
                     st.markdown(f"**{T('coach.risk', pct=pct)}**", help=T("coach.about"))
         if advice is not None and coach is not None:
             st.caption(T("coach.about") + " " + coach.note(advice))
+        if decision.kind == "next_round":
+            # below its button, as each choice's meaning is: the button stays in view on a
+            # phone (a round a bot's card ended before the person's turn, say)
+            self._round_ending(match, names)
 
     def _offered(self, match: M) -> list[str]:
         """The choices this person is offered now (each also taken by its key on the table)."""
