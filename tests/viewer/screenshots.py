@@ -3,7 +3,7 @@
     .venv/bin/python -m tests.viewer.screenshots docs/img
 
 Starts `cuccu run` on free ports with a fresh SQLite file, plays in Debian's Chromium and
-writes, for Cuccù at 4, 8 and 20 seats, Cucco 21 at 4 and 8 (it seats at most 12) and
+writes, for Cuccù at 4, 8 and 20 seats, Cucco 21 at 4, 8 and 12 (it seats at most 12) and
 Ranter-Go-Round at 4, 8 and 20,
 ``play-<seats>-<device>.png`` and ``replay-<seats>-<device>.png`` (``play21-…`` and
 ``replay21-…`` for Cucco 21, ``playchase-…`` and ``replaychase-…`` for Ranter-Go-Round), each the
@@ -31,7 +31,7 @@ VIEWPORTS: dict[str, ViewportSize] = {
     "phone": {"width": 390, "height": 844},
 }
 TABLES = (("cuccu", 4), ("cuccu", 8), ("cuccu", 20), ("cucco21", 4), ("cucco21", 8),
-          ("chase", 4), ("chase", 8), ("chase", 20))  # fmt: skip
+          ("cucco21", 12), ("chase", 4), ("chase", 8), ("chase", 20))  # fmt: skip
 SUFFIX = {"cuccu": "", "cucco21": "21", "chase": "chase"}
 #: the game's name on the Play page's game picker, and a label only its own form has
 FORM = {
