@@ -46,6 +46,10 @@ def start_viewer(host: str, api_port: int, viewer_port: int) -> subprocess.Popen
         "--server.port", str(viewer_port), "--server.address", host,
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
         "--client.toolbarMode", "viewer",  # no Deploy button or developer menu for players
+        # no watching of the sources: after every run, a live table's half-second looks among
+        # them, Streamlit's watcher resolved the path of every loaded module on the thread that
+        # sends the pages' updates, and a move reached the other browsers up to 1 s late
+        "--server.fileWatcherType", "none",
     ]  # fmt: skip
     linux = sys.platform.startswith("linux")
     process = subprocess.Popen(
