@@ -1,7 +1,7 @@
 """Play's speed in a browser: from a choice (a click on its button, or its key) to the frame in
 which the table shows the new state.
 
-    python bench/play.py [--choices N] [--seats S] [--pace normal|fast|off]
+    python bench/play.py [--choices N] [--seats S] [--pace normal|fast|off] [--root TREE]
 
 Starts `cuccu run` (the API and its viewer) on free ports and a fresh SQLite file, opens Play
 in headless Chromium (/usr/bin/chromium), starts a Cuccù match against bots and takes ``N``
@@ -12,6 +12,11 @@ until the page has settled with the next decision offered (pressing *Skip* as so
 shows, and *Refresh* when the page caught up before every bot had answered). At the default
 pace the first frame shows this seat's own action (the bots' replies follow one at a time;
 they are skipped here); at ``--pace off`` it shows the bots' replies too.
+
+``--root TREE`` serves another checkout of the project (``git archive COMMIT | tar -x -C
+TREE``) with this script's driver, for a "before" figure. A tree older than the card-table
+component (``viewer/card_table/``) draws its table as an SVG, has no pace, no seats setting and
+no keys: its choices are all taken by a click, and its first frame includes the bots' replies.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ CHOICES = '[data-testid="stMain"] [class*="st-key-do_"] button'
 # in the page: take the first choice (``how``: "click" or "key") and wait, frame by frame, until
 # the table's drawing differs from the one before; the milliseconds to the frame after that
 CHOOSE_AND_WAIT = """async (how) => {
-    const board = () => document.querySelector('.ct-board');
+    const board = () => document.querySelector('.ct-board, svg.cuccu-table');
     // (a card in flight is not the drawing: it is gone a moment later)
     const flying = /<div[^>]*ct-flying[^>]*><\\/div>/g;
     const drawn = () => (board() ? board().outerHTML.replace(flying, '') : '');
@@ -79,7 +84,11 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=4, help="seats (default 4)")
     parser.add_argument("--pace", choices=list(PACES), default="normal",
                         help="the bots' moves: one at a time (default), fast, at once")  # fmt: skip
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the checkout to serve (default: this one)")  # fmt: skip
     args = parser.parse_args()
+    args.root = args.root.resolve()
+    args.component = (args.root / "viewer" / "card_table").is_dir()
 
     import httpx
     from playwright.sync_api import sync_playwright
@@ -87,14 +96,18 @@ def main() -> int:
     from tests.viewer.support import free_port, stop
 
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "CUCCU_DATABASE_URL": f"sqlite:///{tmp}/bench.db"}
+        env = {**os.environ, "CUCCU_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
+               "PYTHONPATH": str(args.root)}  # fmt: skip
+        viewer_port = free_port()
         command = [sys.executable, "-m", "api.cli", "run", "--port", str(free_port()),
-                   "--viewer-port", str(free_port()), "--log-level", "warning"]  # fmt: skip
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                   "--viewer-port", str(viewer_port), "--log-level", "warning"]  # fmt: skip
+        output = subprocess.PIPE if args.component else subprocess.DEVNULL
+        proc = subprocess.Popen(command, cwd=args.root, env=env, stdout=output,
                                 stderr=subprocess.STDOUT, text=True,
                                 start_new_session=True)  # fmt: skip
         try:
-            _, viewer = _urls(proc)
+            # (an older tree may not print its viewer's address)
+            viewer = _urls(proc)[1] if args.component else f"http://127.0.0.1:{viewer_port}"
             for _ in range(300):
                 try:
                     if httpx.get(f"{viewer}/_stcore/health", timeout=1).status_code == 200:
@@ -104,7 +117,10 @@ def main() -> int:
             frames, settled = _drive(sync_playwright, viewer, args)
         finally:
             stop(proc)
-    print(f"Cuccù, {args.seats} seats, pace {args.pace!r}, {len(frames)} choices "
+    tree = "" if args.root == ROOT else f", tree {args.root}"
+    how = (f"{args.seats} seats, pace {args.pace!r}" if args.component
+           else "4 seats, no pace, clicks only")  # fmt: skip
+    print(f"Cuccù, {how}, {len(frames)} choices{tree} "
           "(headless chromium; in the page, from the click or key to the frame)")  # fmt: skip
     for name, figures in (("click/key to frame", frames), ("to the next decision", settled)):
         figures.sort()
@@ -128,18 +144,27 @@ def _drive(sync_playwright: object, viewer: str,
         page = browser.new_page(viewport={"width": 1366, "height": 900})
         page.set_default_timeout(120_000)
         page.goto(f"{viewer}/play")
-        page.get_by_label("Seats at the table (you and the bots)").fill(str(args.seats))
+        if args.component:
+            page.get_by_label("Seats at the table (you and the bots)").fill(str(args.seats))
         page.wait_for_function(IDLE)
         page.get_by_role("button", name="Start a match").click()
-        page.get_by_text(PACES[args.pace], exact=True).click()
+        if args.component:
+            page.get_by_text(PACES[args.pace], exact=True).click()
         while len(frames) < args.choices:
-            page.locator(".ct-board").first.wait_for()
+            page.locator(".ct-board, svg.cuccu-table").first.wait_for()
             page.wait_for_timeout(300)
             page.wait_for_function(IDLE)
             rematch = page.get_by_role("button", name="Rematch")
             if rematch.count():
                 with suppress(PlaywrightTimeout):
                     rematch.click(timeout=5_000)
+                continue
+            # a tree without Rematch: leave the match over and start another
+            leave = page.get_by_role("button", name="Leave this match")
+            if not args.component and leave.count() and not page.locator(CHOICES).count():
+                with suppress(PlaywrightTimeout):
+                    leave.click(timeout=5_000)
+                    page.get_by_role("button", name="Start a match").click(timeout=10_000)
                 continue
             choice = page.locator(f"{CHOICES}:visible").first
             try:
@@ -154,7 +179,7 @@ def _drive(sync_playwright: object, viewer: str,
                     with suppress(PlaywrightTimeout):
                         skip.first.click(timeout=2_000)
                 continue
-            how = "key" if len(frames) % 2 else "click"
+            how = "key" if len(frames) % 2 and args.component else "click"
             t = time.perf_counter()
             elapsed = page.evaluate(CHOOSE_AND_WAIT, how)
             print(f"  {how}: {elapsed} ms", file=sys.stderr, flush=True)
@@ -170,7 +195,8 @@ def _drive(sync_playwright: object, viewer: str,
                         skip.first.click(timeout=2_000)
                     continue
                 page.wait_for_function(IDLE)
-                if page.locator(f"{CHOICES}:visible").count() or rematch.count():
+                over = rematch.count() or (not args.component and leave.count())
+                if page.locator(f"{CHOICES}:visible").count() or over:
                     break
                 # the bots had not all answered when the page caught up: ask again, as a person
                 # waiting would

@@ -14,11 +14,19 @@ from typing import Any, TypeVar
 
 import httpx
 
-from api.client import ApiError, Client, Leaderboard, MatchSummary, PlayedMatch, RetryPolicy
+from api.client import (
+    ApiError,
+    Client,
+    Leaderboard,
+    MatchSummary,
+    PlayedMatch,
+    RetryPolicy,
+    StreamEnded,
+)
 
 __all__ = [
     "ApiError", "ApiUnavailable", "connect", "export", "finished_or_all", "leaderboard",
-    "player_matches", "signing_keys",
+    "moved_since", "player_matches", "signing_keys",
 ]  # fmt: skip
 
 PATIENCE = RetryPolicy(attempts=2, backoff=0.1, max_backoff=0.5)
@@ -46,6 +54,24 @@ def call(url: str, token: str | None, work: Callable[[Client], T]) -> T:
     """``work(client)``; raises ``ApiError`` (the API said no) or ``ApiUnavailable``."""
     with _reaching(url), connect(url, token) as client:
         return work(client)
+
+
+def moved_since(url: str, token: str | None, match_id: str, version: int, wait: float) -> bool:
+    """Whether the match has moved past ``version``, waiting up to ``wait`` seconds for it.
+
+    One short look at the API's stream (``GET /matches/{id}/stream`` with ``Last-Event-ID:
+    version``): the API sends at once an event stored after ``version``, or the next one as
+    soon as it is stored, so the answer follows the move within milliseconds, not at the next
+    poll. False after ``wait`` seconds of silence, and for a finished match seen to its end (its
+    stream closes). Never reconnects: the caller simply asks again."""
+    client = Client(url, token, retry=RetryPolicy(attempts=1), timeout=15.0,
+                    stream_read_timeout=wait)  # fmt: skip
+    with _reaching(url), client:  # closing the client closes the stream's connection
+        found = client.stream(match_id, last_event_id=version, max_reconnects=0)
+        try:
+            return any(message.event == "event" for message in found)
+        except (httpx.ReadTimeout, StreamEnded):
+            return False  # nothing new within ``wait`` (or a stream cut short: ask again)
 
 
 def finished_or_all(url: str, finished_only: bool) -> list[MatchSummary]:

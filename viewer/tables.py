@@ -19,10 +19,15 @@ import msgspec
 from api.client import ClaimedSeat, Client, MatchOut, MatchSummary, SeatIn, bot, open_seat
 from viewer.games.seats import SEATS
 from viewer.play_clock import game_events
-from viewer.remote import call
+from viewer.remote import call, moved_since
 
 LISTED = 30  # at most this many tables of each list on the page
 POLL_SECONDS = 0.5  # a seat or a spectator asks the API this often whether the match moved
+#: and each time waits this long on the API's stream for the next move (``remote.moved_since``):
+#: a move stored meanwhile is answered at once. Shorter than the poll, so that one question
+#: ends before the next is due, and short enough that a click on the page (whose run waits for
+#: the question's end) is not held up noticeably, nor Streamlit's "running" sign shown (0.5 s)
+WAIT_SECONDS = 0.4
 
 
 def lobby(url: str) -> list[MatchSummary]:
@@ -57,6 +62,14 @@ def create_table(url: str, game: str, open_count: int, bots: int, level: str) ->
 def public(url: str, match_id: str) -> MatchOut:
     """The match as anyone may see it (no token): ``game`` and the public ``view``."""
     return call(url, None, lambda client: client.get_match(match_id))
+
+
+def moved(url: str, token: str | None, match_id: str, version: int, wait: float) -> bool:
+    """Whether the match moved past ``version``: at once if it has, else within ``wait``
+    seconds as soon as it does (``wait`` 0: one ``GET /matches/{id}``, no waiting)."""
+    if wait <= 0:
+        return call(url, token, lambda client: client.get_match(match_id)["version"]) != version
+    return moved_since(url, token, match_id, version, wait)
 
 
 def version(url: str, token: str | None, match_id: str) -> int:
@@ -108,13 +121,11 @@ def follow_watch(match: Watch) -> bool:
     parts = SEATS[match.game]
 
     def catch_up(client: Client) -> bool:
-        answer = client.get_match(match.match_id)
-        if match.seen and answer["version"] == match.view.version:
-            return False
+        first, before = not match.seen, match.view.version
         after = match.seen[-1][0] if match.seen else 0
         for out in game_events(client.iter_events(match.match_id, after=after)):
             match.seen.append((out["version"], msgspec.convert(out["event"], parts.event_type)))
         match.view = msgspec.convert(client.get_match(match.match_id)["view"], parts.view_type)
-        return True
+        return first or match.view.version != before
 
     return call(match.url, None, catch_up)

@@ -24,7 +24,7 @@ import pytest
 from tests.viewer.support import ROOT, Api, free_port, stop, wait_http
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Locator, Page
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -85,7 +85,8 @@ def open_app(page: Page, url: str) -> None:
     for attempt in (1, 2):
         page.goto(url)
         try:
-            page.locator('[data-testid="stSidebar"]').wait_for(timeout=30_000)
+            # attached: on a phone the sidebar is drawn collapsed
+            page.locator('[data-testid="stSidebar"]').wait_for(state="attached", timeout=30_000)
             return
         except Exception:
             if attempt == 2:
@@ -118,6 +119,15 @@ def settle(page: Page, timeout_ms: int = TIMEOUT_MS) -> None:
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms
     )
+
+
+#: the buttons of the choices this seat is offered now (one per choice, on the main page)
+CHOICES = '[data-testid="stMain"] [class*="st-key-do_"] button:visible'
+
+
+def choices(page: Page) -> Locator:
+    """The choices' buttons (Play, or a seat at a table), in the order they are offered."""
+    return page.locator(CHOICES)
 
 
 # The buttons that carry a Play match on: a choice, the paced steps' skip or watch, a refresh

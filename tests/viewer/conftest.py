@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -65,16 +65,36 @@ def browser(service: tuple[Api, str]) -> Iterator[Any]:
             chromium.close()
 
 
+#: the window of a test's browser unless it asks for another
+DESKTOP = {"width": 1400, "height": 1300}
+
+
 @pytest.fixture
-def page(browser: Any) -> Iterator[Page]:
-    """A fresh browser page, so a fresh Streamlit session, on a desktop-sized window."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1300})
-    found = context.new_page()
-    found.set_default_timeout(TIMEOUT_MS)
+def new_page(browser: Any) -> Iterator[Callable[..., Page]]:
+    """Makes fresh browser pages, each in a context of its own (so a fresh Streamlit session,
+    as another person's browser): ``new_page(**options)`` takes Playwright's context options
+    (a desktop-sized window unless ``viewport`` says otherwise; ``reduced_motion``,
+    ``has_touch``, ``is_mobile``, ...). Every context made is closed after the test."""
+    contexts: list[Any] = []
+
+    def make(**options: Any) -> Page:
+        context = browser.new_context(**{"viewport": DESKTOP, **options})
+        contexts.append(context)
+        found: Page = context.new_page()
+        found.set_default_timeout(TIMEOUT_MS)
+        return found
+
     try:
-        yield found
+        yield make
     finally:
-        context.close()
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture
+def page(new_page: Callable[..., Page]) -> Page:
+    """A fresh browser page, so a fresh Streamlit session, on a desktop-sized window."""
+    return new_page()
 
 
 @pytest.fixture(scope="session")

@@ -16,21 +16,17 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import open_app, play_on, settle, settle_paced
+from tests.viewer.browser import choices, open_app, play_on, settle, settle_paced
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Locator, Page
+    from playwright.sync_api import Page
 
 STEP = re.compile(r"^Move (\d+) of (\d+) since your choice$")
 OVER = re.compile(r"^The match is over: .+ wins\.$")
 OUT = "You are out of the match: the bots have played it to its end without you."
 SKIP = re.compile(r"Skip$")  # its name after its icon's
 NORMAL_PACE = 1.5  # seconds a step at "One at a time" (``viewer.games.play_page.PACES``)
-
-
-def _choices(page: Page) -> Locator:
-    return page.locator('[data-testid="stMain"] [class*="st-key-do_"] button:visible')
 
 
 def _step(page: Page) -> tuple[int, int] | None:
@@ -69,14 +65,14 @@ def _start(page: Page, viewer: str, lives: int = 3, seats: int = 8) -> None:
     # the bots before this seat may be shown step by step: the page runs a fragment again and
     # again meanwhile, so it is not waited on to stop running (on a loaded box it seldom did
     # within a minute), only for a choice or a step to be drawn
-    expect(_choices(page).first.or_(page.get_by_text(STEP).first)).to_be_visible(timeout=120_000)
+    expect(choices(page).first.or_(page.get_by_text(STEP).first)).to_be_visible(timeout=120_000)
     expect(page.get_by_text("One at a time", exact=True)).to_be_visible()  # the default pace
 
 
 def _act(page: Page) -> None:
     """Click the first choice offered (waiting for one: the run before may still be drawing)."""
-    expect(_choices(page).first).to_be_visible()
-    _choices(page).first.click()
+    expect(choices(page).first).to_be_visible()
+    choices(page).first.click()
 
 
 def test_a_choice_s_steps_are_drawn_one_at_a_time_and_skip_goes_to_the_next_decision(
@@ -102,13 +98,13 @@ def test_a_choice_s_steps_are_drawn_one_at_a_time_and_skip_goes_to_the_next_deci
                 seen = (*step, newest)
                 if not frames or frames[-1] != seen:
                     frames.append(seen)
-                if len(frames) > 1 and _choices(page).count():  # no decision while the
+                if len(frames) > 1 and choices(page).count():  # no decision while the
                     page.wait_for_timeout(500)  # bots' steps play (a button of the run before
                     if _step(page) is not None and not _running(page):  # may linger an instant)
-                        assert _choices(page).count() == 0, frames
+                        assert choices(page).count() == 0, frames
             elif frames or page.get_by_text(OVER).count():
                 break
-            elif time.monotonic() > clicked + 8 and _choices(page).count():
+            elif time.monotonic() > clicked + 8 and choices(page).count():
                 break  # a single step, not paced
             page.wait_for_timeout(150)
         if frames:
@@ -119,7 +115,7 @@ def test_a_choice_s_steps_are_drawn_one_at_a_time_and_skip_goes_to_the_next_deci
     logged = [f[2] for f in frames]
     assert steps == sorted(steps) and len(set(steps)) >= 2, frames
     assert logged == sorted(logged) and logged[-1] > logged[0], frames  # the log grows with them
-    expect(_choices(page).first).to_be_visible()  # then this seat decides again
+    expect(choices(page).first).to_be_visible()  # then this seat decides again
 
     # another choice whose steps would take a while at this pace: Skip shows the decision now
     skipped = False
@@ -139,7 +135,7 @@ def test_a_choice_s_steps_are_drawn_one_at_a_time_and_skip_goes_to_the_next_deci
         left = (step[1] - step[0]) * NORMAL_PACE
         clicked = time.monotonic()
         page.get_by_role("button", name=SKIP).click()
-        expect(_choices(page).first.or_(page.get_by_text(OVER).first)).to_be_visible(
+        expect(choices(page).first.or_(page.get_by_text(OVER).first)).to_be_visible(
             timeout=int(1000 * left)
         )
         took = time.monotonic() - clicked

@@ -12,17 +12,13 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
 
-from tests.viewer.browser import open_app, settle, settle_paced
+from tests.viewer.browser import choices, open_app, settle, settle_paced
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
 MATCH = re.compile(r"^Match (\w{8}) · round")
-
-
-def _choices(page: Page) -> Locator:
-    return page.locator('[data-testid="stMain"] [class*="st-key-do_"] button:visible')
 
 
 def _newest(page: Page) -> Locator:
@@ -49,9 +45,9 @@ def test_a_reload_of_play_keeps_the_seat_and_play_goes_on(
     settle_paced(page)
     page.get_by_text("All at once", exact=True).click()
     settle(page)
-    expect(_choices(page).first).to_be_visible()
-    _choices(page).first.click()
-    expect(_choices(page).first.or_(page.get_by_text("The match is over"))).to_be_visible()
+    expect(choices(page).first).to_be_visible()
+    choices(page).first.click()
+    expect(choices(page).first.or_(page.get_by_text("The match is over"))).to_be_visible()
     settle(page)
     before = _newest(page).inner_text()
     token = page.evaluate("JSON.parse(sessionStorage.getItem('cuccu.seat')).token")
@@ -59,12 +55,12 @@ def test_a_reload_of_play_keeps_the_seat_and_play_goes_on(
 
     page.reload()
     assert _match_id(page) == match_id  # the same match, this seat's view
-    expect(_choices(page).first).to_be_visible()
+    expect(choices(page).first).to_be_visible()
     settle(page)
     # everything seen before is still in the log (the bots may have moved on meanwhile)
     assert int(_newest(page).inner_text()) >= int(before)
     before = _newest(page).inner_text()
-    _choices(page).first.click()  # and it plays on
+    choices(page).first.click()  # and it plays on
     expect(_newest(page)).not_to_have_text(before)
 
     # leaving the match forgets it: a reload then shows a new match's form

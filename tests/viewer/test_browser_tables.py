@@ -14,13 +14,18 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import httpx
+import pyarrow
+import pyarrow.ipc
+from google.protobuf.message import DecodeError, Message
 from playwright.sync_api import expect
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from domain.games.cuccu.cards import CARDS
-from tests.viewer.browser import TIMEOUT_MS, main_text, open_app, settle
+from tests.viewer.browser import TIMEOUT_MS, choices, main_text, open_app, settle
 from tests.viewer.support import Api
 from viewer.games.cuccu_captions import card_name
 
@@ -29,15 +34,9 @@ if TYPE_CHECKING:
 
 VERSION = re.compile(r"version (\d+)")
 CARD = re.compile(r"Your card: (.+?)(?: \(\d+\))?$", re.M)  # "VII (7)": the name is "VII"
+WINDOW = {"width": 1366, "height": 900}  # each person's browser
 SEEN_WITHIN_S = 30.0  # a functional wait on 2 shared cores; the figure printed is the point
-
-
-def _person(browser: Any, contexts: list[Any]) -> Page:
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    contexts.append(context)
-    page: Page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    return page
+TIMED_MOVES = 3  # moves whose times are printed, one after another
 
 
 def _choose(page: Page, label: str, option: str) -> None:
@@ -93,12 +92,36 @@ def _seen_at(pages: list[Page], api: str, version: int, since: float) -> list[fl
     return [seen[i] for i in range(len(pages) + 1)]
 
 
-def _hidden_names(api: Api, match_id: str, pages: list[Page]) -> set[str]:
-    """Each player's card as their own page shows it (a seat is dealt on its turn: "—" before),
-    unless the public view shows it too."""
+def _ever_public(api: Api, match_id: str) -> set[str]:
+    """Every card id the match has shown to all so far: the public view's, and any named in
+    its public log (an earlier round's cards are shown at its end, and each card has a twin:
+    a name seen there is no leak of a card of the same name held now)."""
     public = httpx.get(f"{api.base}/matches/{match_id}", timeout=30).json()["view"]
     shown = {c for c in public["hands"] if c} | {r["card"] for r in public["revealed"]}
-    shown_names = {card_name(c, "en") for c in shown}
+    after: int | None = 0
+    while after is not None:
+        page = httpx.get(f"{api.base}/matches/{match_id}/events",
+                         params={"after": after, "limit": 1000}, timeout=30).json()  # fmt: skip
+        shown |= _strings(page["events"]) & set(CARDS)
+        after = page["next_after"]
+    return shown
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string in a JSON value."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value))
+    return set()
+
+
+def _hidden_names(api: Api, match_id: str, pages: list[Page]) -> set[str]:
+    """Each player's card as their own page shows it (a seat is dealt on its turn: "—" before),
+    unless the match has shown a card of that name to all."""
+    shown_names = {card_name(c, "en") for c in _ever_public(api, match_id)}
     hidden = set()
     for page in pages:
         found = CARD.search(main_text(page))
@@ -107,28 +130,75 @@ def _hidden_names(api: Api, match_id: str, pages: list[Page]) -> set[str]:
     return hidden - shown_names - {"—"}
 
 
-# Streamlit's frames are binary (protobuf) and carry base64 (icons, fonts): a lone byte "V"
-# between two non-letters, or the "/V/" of a base64 blob, is no card name, and a scan for "V"
-# (five) over them found one now and then. Names are looked for in the frames' text: runs of
-# printable characters that hold a space or a quote, as sentences and JSON do, without their
-# base64 (a card named in JSON without either would still show by its id, checked apart).
+# Streamlit's frames are binary: each is one ForwardMsg (protobuf), and a scan of their raw
+# bytes for a one-letter name such as "I" or "V" matched a tag or a length byte now and then
+# (a 0x49 length after a 0x2a tag is "*I"). So each frame is parsed with Streamlit's own proto
+# classes and only its strings are scanned: its text fields, and the cells of any Arrow table
+# it carries (a dataframe); a bytes field that is neither is scanned for sentences and JSON;
+# base64 runs are left out of all of it.
 _NOT_TEXT = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ufffd]+")
 _BASE64 = re.compile(r"[A-Za-z0-9+/=_-]{24,}")
 
 
 def _text_in(received: str) -> str:
+    """Runs of printable characters that hold a space or a quote (their base64 is left out of
+    everything scanned, by ``_holds_none``)."""
     runs = _NOT_TEXT.split(received)
-    kept = (r for r in runs if len(r) >= 6 and (" " in r or '"' in r))
-    return "\n".join(_BASE64.sub(" ", r) for r in kept)
+    return "\n".join(r for r in runs if len(r) >= 6 and (" " in r or '"' in r))
+
+
+def _arrow_cells(data: bytes) -> list[str] | None:
+    """Every cell and column name of an Arrow IPC stream, as text; None if it is not one."""
+    try:
+        table = pyarrow.ipc.open_stream(data).read_all()
+    except (pyarrow.ArrowInvalid, OSError):
+        return None
+    cells = [str(name) for name in table.column_names]
+    for column in table.columns:
+        cells.extend(str(v) for v in column.to_pylist())
+    return cells
+
+
+def _proto_strings(message: Message) -> Iterator[str]:
+    """Every string a protobuf message holds, however deep."""
+    for field, value in message.ListFields():
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            for key, item in value.items():
+                yield str(key)
+                yield from (_proto_strings(item) if isinstance(item, Message) else [str(item)])
+            continue
+        for item in value if field.is_repeated else [value]:
+            if isinstance(item, Message):
+                yield from _proto_strings(item)
+            elif isinstance(item, str):
+                yield item
+            elif isinstance(item, bytes):
+                cells = _arrow_cells(item)
+                text = cells if cells is not None else [_text_in(item.decode("utf-8", "replace"))]
+                yield from text
+
+
+def _frame_text(frame: bytes | str) -> str:
+    """The text a frame or an answer carries, one string per line."""
+    if isinstance(frame, str):
+        return frame  # an HTTP body: HTML or JSON, text through and through
+    message = ForwardMsg()
+    try:
+        message.ParseFromString(frame)
+    except DecodeError:
+        return _text_in(frame.decode("utf-8", "replace"))
+    return "\n".join(_proto_strings(message))
 
 
 def _holds_none(spectator: Page, frames: list[str], hidden: set[str]) -> None:
     """Neither the spectator's page nor anything its browser received names a hidden card (by
     its name, e.g. "VII", in any text it received, or by any of its ids, e.g. "7#1")."""
     text = main_text(spectator)
-    received = "\n".join(frames)
-    assert received, "the spectator's browser received nothing to scan"
-    words = _text_in(received)
+    assert frames, "the spectator's browser received nothing to scan"
+    # base64 (an inline font or image, in a page or a field) is no text: a "/V/" in it is no card
+    words = _BASE64.sub(" ", "\n".join(_frame_text(f) for f in frames))
+    # the scan reads what the page was sent: its own words among them
+    assert "You are watching" in words, "the scan found none of the page's text in its frames"
     for name in hidden:
         pattern = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
         assert not pattern.search(text), f"the spectator's page shows a hidden card: {name}"
@@ -138,87 +208,88 @@ def _holds_none(spectator: Page, frames: list[str], hidden: set[str]) -> None:
             f"{words[max(0, found.start() - 80) : found.end() + 80]!r}"
         )
     for card in (c for c in CARDS if card_name(c, "en") in hidden):
-        assert card not in received, f"the spectator's browser got a hidden card id: {card}"
+        assert card not in words, f"the spectator's browser got a hidden card id: {card}"
 
 
 def test_two_browsers_play_each_other_and_a_third_watches(
-    service: tuple[Api, str], browser: Any
+    service: tuple[Api, str], new_page: Callable[..., Page]
 ) -> None:
     api, viewer = service
-    contexts: list[Any] = []
-    try:
-        ann, bo, cy = (_person(browser, contexts) for _ in range(3))
-        frames: list[str] = []  # everything the spectator's browser received
-        cy.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(
-            data.decode("utf-8", "replace") if isinstance(data, bytes) else data)))  # fmt: skip
+    ann, bo, cy = (new_page(viewport=WINDOW) for _ in range(3))
+    frames: list[bytes | str] = []  # everything the spectator's browser received
+    cy.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(data)))
 
-        def keep_body(response: Any) -> None:
-            if response.request.resource_type in ("document", "xhr", "fetch"):
-                # a redirect or an aborted answer has no body to scan
-                with contextlib.suppress(Exception):
-                    frames.append(response.text())
+    def keep_body(response: Any) -> None:
+        if response.request.resource_type in ("document", "xhr", "fetch"):
+            # a redirect or an aborted answer has no body to scan
+            with contextlib.suppress(Exception):
+                frames.append(response.text())
 
-        cy.on("response", keep_body)
+    cy.on("response", keep_body)
 
-        # Ann creates the table: two open seats and a bot; her page gives the invite link
-        open_app(ann, f"{viewer}/tables")
-        expect(ann.get_by_text("Create a table", exact=True)).to_be_visible()
-        ann.get_by_label("Open seats (for people)").fill("2")
-        ann.get_by_label("Bots").fill("1")
-        # random bots answer at once: the figure printed is the viewer's, not a bot's thinking
-        _choose(ann, "Opponents", "random")
-        ann.get_by_role("button", name="Create the table").click()
-        code = ann.locator('[data-testid="stCode"]').first
-        expect(code).to_contain_text("?table=")
-        invite = code.inner_text().strip()
-        match_id = invite.rsplit("=", 1)[1]
-        assert "token" not in invite
-        _claim(ann, "Ann")
-        expect(ann.get_by_text("Waiting for the other seats")).to_be_visible()
+    # Ann creates the table: two open seats and a bot; her page gives the invite link
+    open_app(ann, f"{viewer}/tables")
+    expect(ann.get_by_text("Create a table", exact=True)).to_be_visible()
+    ann.get_by_label("Open seats (for people)").fill("2")
+    ann.get_by_label("Bots").fill("1")
+    # random bots answer at once: the figure printed is the viewer's, not a bot's thinking
+    _choose(ann, "Opponents", "random")
+    ann.get_by_role("button", name="Create the table").click()
+    code = ann.locator('[data-testid="stCode"]').first
+    expect(code).to_contain_text("?table=")
+    invite = code.inner_text().strip()
+    match_id = invite.rsplit("=", 1)[1]
+    assert "token" not in invite
+    _claim(ann, "Ann")
+    expect(ann.get_by_text("Waiting for the other seats")).to_be_visible()
 
-        # Bo opens the invite link, the table lists it as open, and he takes the other seat
-        open_app(bo, invite)
-        _claim(bo, "Bo")
-        # Ann's page (never reloaded) sees Bo sit down and round 1 dealt
-        expect(ann.get_by_text("Waiting for the other seats")).to_have_count(0)
-        expect(ann.get_by_text(re.compile(r"round 1 · version")).first).to_be_visible()
-        assert "token" not in ann.url and "token" not in bo.url
+    # Bo opens the invite link, the table lists it as open, and he takes the other seat
+    open_app(bo, invite)
+    _claim(bo, "Bo")
+    # Ann's page (never reloaded) sees Bo sit down and round 1 dealt
+    expect(ann.get_by_text("Waiting for the other seats")).to_have_count(0)
+    expect(ann.get_by_text(re.compile(r"round 1 · version")).first).to_be_visible()
+    assert "token" not in ann.url and "token" not in bo.url
 
-        # Cy opens the same link: every seat is taken, he watches
-        open_app(cy, invite)
-        expect(cy.get_by_text("Every seat of this table is taken")).to_be_visible()
-        cy.get_by_role("button", name="Watch").click()
-        expect(cy.get_by_text("You are watching")).to_be_visible()
-        expect(cy.locator(".ct-board")).to_be_visible()
+    # Cy opens the same link: every seat is taken, he watches
+    open_app(cy, invite)
+    expect(cy.get_by_text("Every seat of this table is taken")).to_be_visible()
+    cy.get_by_role("button", name="Watch").click()
+    expect(cy.get_by_text("You are watching")).to_be_visible()
+    expect(cy.locator(".ct-board")).to_be_visible()
 
-        url = f"{api.base}/matches/{match_id}"
-        for _ in range(12):
+    url = f"{api.base}/matches/{match_id}"
+    for _ in range(12):
+        mover = _deciding([ann, bo])
+        other = bo if mover is ann else ann
+        settle(mover)
+        before = _version(other)
+        hidden = _hidden_names(api, match_id, [ann, bo])
+        if hidden:
+            break
+        # no player's card is hidden yet (a seat is dealt on its turn, and a card asked
+        # for may be shown to all, a refused cuckoo's say): play on until one is
+        choices(mover).first.click()
+        _seen_at([mover, other], url, before, time.monotonic())
+    # the spectator has watched the match so far: it holds neither player's hidden card
+    assert hidden, "no card of the players was hidden at the time of the scan"
+    _holds_none(cy, frames, hidden)
+
+    # the seat to decide takes its first choice; every browser shows it, never reloaded
+    for timed in range(TIMED_MOVES):
+        if timed:  # the next person to decide, once every page shows the move before
             mover = _deciding([ann, bo])
             other = bo if mover is ann else ann
             settle(mover)
             before = _version(other)
-            hidden = _hidden_names(api, match_id, [ann, bo])
-            if hidden:
-                break
-            # no player's card is hidden yet (a seat is dealt on its turn, and a card asked
-            # for may be shown to all, a refused cuckoo's say): play on until one is
-            mover.locator('[class*="st-key-do_"] button').first.click()
-            _seen_at([mover, other], url, before, time.monotonic())
-        # the spectator has watched the match so far: it holds neither player's hidden card
-        assert hidden, "no card of the players was hidden at the time of the scan"
-        _holds_none(cy, frames, hidden)
-
-        # the seat to decide takes its first choice; every browser shows it, never reloaded
-        mover.locator('[class*="st-key-do_"] button').first.click()
+        choices(mover).first.click()
         clicked = time.monotonic()
         own, to_player, to_spectator, stored = _seen_at([mover, other, cy], url, before, clicked)
         print(f"\nmove shown {own:.2f} s after the click in the mover's browser, "
-              f"{to_player:.2f} s in the other player's, {to_spectator:.2f} s in the spectator's "
-              f"(in the API's public view after {stored:.2f} s)")  # fmt: skip
-        expect(cy.get_by_text(re.compile(r"^Last: "))).to_be_visible()
-        public = httpx.get(url, timeout=30).json()["view"]
-        if public["status"] == "in_round" and public["round"] == 1:  # no reveal yet: scan again
-            _holds_none(cy, frames, hidden)
-    finally:
-        for context in contexts:
-            context.close()
+              f"{to_player:.2f} s in the other player's, {to_spectator:.2f} s in the "
+              f"spectator's (in the API's public view after {stored:.2f} s)")  # fmt: skip
+        if timed == 0:
+            expect(cy.get_by_text(re.compile(r"^Last: "))).to_be_visible()
+            public = httpx.get(url, timeout=30).json()["view"]
+            if public["status"] == "in_round" and public["round"] == 1:  # no reveal: scan again
+                _holds_none(cy, frames, hidden)

@@ -5,6 +5,7 @@ lobby in every language."""
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from tests.viewer.test_viewer_pages import DOWN, open_page, table_data
 from viewer import tables
 from viewer.games.seats import PLAY_KEY
 from viewer.i18n import LANGS
+from viewer.remote import connect
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -39,6 +41,29 @@ def test_two_people_take_the_open_seats_and_a_spectator_reads_the_public_view(
     assert watching.view.viewer is None and watching.view.hand is None and watching.seen
     now = tables.version(api.base, second.token, match_id)
     assert watching.view.version == now == tables.version(api.base, None, match_id)
+
+
+def test_a_waiting_seat_and_a_spectator_hear_of_a_move_on_the_stream(api: Api) -> None:
+    """``tables.moved``: a move already stored is answered at once, silence is "no" after the
+    wait, and a question asked before another's move is answered by that move (the 60 s wait
+    is only a bound: the answer comes when the move is stored)."""
+    match_id = tables.create_table(api.base, "cuccu", 2, 0, "random")
+    seats = [tables.claim(api.base, match_id, seat, name)[1] for seat, name in ((0, "A"), (1, "B"))]
+    view = tables.public(api.base, match_id)["view"]
+    version, pending = view["version"], view["pending"]
+    mover = next(s for s in seats if s.seat == pending["seat"])
+    waiting = next(s for s in seats if s is not mover)
+    assert not tables.moved(api.base, None, match_id, version, 0.2)  # nobody moved
+    assert not tables.moved(api.base, waiting.token, match_id, version, 0)
+    assert tables.moved(api.base, None, match_id, version - 1, 0.2)  # already stored: at once
+    assert tables.moved(api.base, waiting.token, match_id, version - 1, 0)  # one GET
+
+    with ThreadPoolExecutor(2) as pool:
+        asked = [pool.submit(tables.moved, api.base, token, match_id, version, 60.0)
+                 for token in (waiting.token, None)]  # fmt: skip
+        with connect(api.base, mover.token) as client:
+            client.send_command(match_id, pending["choices"][0], expected_version=version)
+        assert [question.result() for question in asked] == [True, True]
 
 
 def test_a_claimed_seat_cannot_be_claimed_again(api: Api) -> None:

@@ -3,9 +3,10 @@ invite link (``?table=<match id>``), a seat claimed and played live, or a match 
 
 Exactly what any third-party client does (docs/API.md, "Open seats" and "The lobby"): the seat
 token of a claim stays in this browser's session (never in the address); a seat and a
-spectator ask the API every half second whether the match moved (a small Streamlit fragment)
-and the page is drawn again only when it did, so another person's move shows without a
-reload. A spectator reads the match with no token: only
+spectator ask the API every half second whether the match moved (a small Streamlit fragment,
+waiting a moment on the API's stream, which answers as soon as a move is stored) and the page
+is drawn again only when it did, so another person's move shows without a reload. A spectator
+reads the match with no token: only
 the public view. The seat is drawn by its game's own Play page (``viewer.games.pages``); the
 page itself names no game.
 """
@@ -30,6 +31,7 @@ from viewer.ui import T, api_url, lang, name_input, picked, select
 TABLE = "table"  # the address's match of an invite: ?table=<match id>
 WATCHING = "tables_watching"  # this browser's spectator match (a tables.Watch)
 LEVELS = ("expert", "basic", "random")
+_FULL_RUN = "tables_full_run"  # set by the page's run for the ``_news`` it draws
 
 
 def _report(error: Exception) -> None:
@@ -179,8 +181,8 @@ def _table(match_id: str) -> None:
     if seated is not None:
         _live_seat(match_id, *seated)
         return
-    watching = st.session_state.get(WATCHING)
-    if isinstance(watching, tables.Watch) and watching.match_id == match_id:
+    watching = _watching(match_id)
+    if watching is not None:
         _live_watch(watching)
         return
     try:
@@ -202,23 +204,68 @@ def _table(match_id: str) -> None:
     right.button(T("tables.back"), key="back", on_click=_open, args=(None,))
 
 
+def _watching(match_id: str) -> tables.Watch | None:
+    """This browser's spectator match, when it watches ``match_id``."""
+    found = st.session_state.get(WATCHING)
+    return found if isinstance(found, tables.Watch) and found.match_id == match_id else None
+
+
+def _wait(view: Any, seat: int | None) -> float:
+    """How long a question of ``_news`` may wait on the API's stream for a move: none while this
+    person has a choice to make (a click waits for the question to end), nor once the match is
+    over."""
+    pending = view.pending
+    if view.status == "over":
+        return 0.0
+    if (
+        seat is not None
+        and pending is not None
+        and (pending.kind == "next_round" or pending.seat == seat)
+    ):
+        return 0.0
+    return tables.WAIT_SECONDS
+
+
+def _caught_up(match_id: str) -> bool:
+    """One question to the API: has the match moved? It waits a moment on the API's stream for
+    the answer (``tables.moved``), so a move stored meanwhile is answered as soon as it is
+    stored. If it moved, this browser's match catches up: True."""
+    url = api_url()
+    seated = _seated(match_id)
+    if seated is not None:
+        game, playing = seated
+        view = playing.view
+        if not tables.moved(url, playing.token, match_id, view.version, _wait(view, playing.seat)):
+            return False
+        SEATS[game].follow(playing)
+        return True
+    watching = _watching(match_id)
+    if watching is None:
+        return False
+    view = watching.view
+    moved = tables.moved(url, None, match_id, view.version, _wait(view, None))
+    return moved and tables.follow_watch(watching)
+
+
 @st.fragment(run_every=tables.POLL_SECONDS)
 def _news(match_id: str) -> None:
-    """Every half second, one small question to the API: has the match moved? Only then is the
-    page drawn again (a whole run), so waiting costs a request, not a redraw."""
+    """Every half second, one small question to the API (``_caught_up``); only when the match
+    moved is the page drawn again (a whole run), so waiting costs a request, not a redraw."""
+    if st.session_state.pop(_FULL_RUN, False):
+        return  # drawn by the page's own run, which has just caught up: the next one asks
     try:
-        seated = _seated(match_id)
-        if seated is not None:
-            game, playing = seated
-            if tables.version(api_url(), playing.token, match_id) != playing.view.version:
-                SEATS[game].follow(playing)
-                st.rerun()
-            return
-        watching = st.session_state.get(WATCHING)
-        if isinstance(watching, tables.Watch) and tables.follow_watch(watching):
-            st.rerun()
+        moved = _caught_up(match_id)
     except (remote.ApiError, remote.ApiUnavailable):
         return  # the next question, half a second later, may be answered
+    if moved:
+        st.rerun()
+
+
+def _ask_news(match_id: str) -> None:
+    """``_news`` as the page's run draws it: it asks nothing then (the page's run never waits
+    on the stream); its own runs, every half second, do."""
+    st.session_state[_FULL_RUN] = True
+    _news(match_id)
 
 
 def _live_seat(match_id: str, game: str, seated: Any) -> None:
@@ -227,7 +274,7 @@ def _live_seat(match_id: str, game: str, seated: Any) -> None:
     if pending is not None and pending.kind == "claim_seat":
         st.info(T("tables.waiting"))
         _invite(match_id)
-    _news(match_id)
+    _ask_news(match_id)
     PAGES[game].show(seated)
 
 
@@ -240,7 +287,7 @@ def _live_watch(match: tables.Watch) -> None:
     st.info(T("tables.over") if match.view.status == "over" else T("tables.watching"))
     st.caption(T("play.match", match_id=match.match_id[:8], round=match.view.round,
                  version=match.view.version))  # fmt: skip
-    _news(match.match_id)
+    _ask_news(match.match_id)
     last = match.seen[-1][1] if match.seen else None
     card_table.table(parts.drawing(match.view, names, here, last), key="watch")
     if last is not None:
