@@ -74,14 +74,19 @@ def new_page(browser: Any) -> Iterator[Callable[..., Page]]:
     """Makes fresh browser pages, each in a context of its own (so a fresh Streamlit session,
     as another person's browser): ``new_page(**options)`` takes Playwright's context options
     (a desktop-sized window unless ``viewport`` says otherwise; ``reduced_motion``,
-    ``has_touch``, ``is_mobile``, ...). Every context made is closed after the test."""
+    ``has_touch``, ``is_mobile``, ...). Every context made is closed after the test; the
+    errors its pages' scripts threw are printed then (shown with a failed test's output: a
+    page the viewer's own code broke in the browser says so there)."""
     contexts: list[Any] = []
+    errors: list[str] = []
 
     def make(**options: Any) -> Page:
         context = browser.new_context(**{"viewport": DESKTOP, **options})
         contexts.append(context)
         found: Page = context.new_page()
         found.set_default_timeout(TIMEOUT_MS)
+        number = len(contexts)
+        found.on("pageerror", lambda error: errors.append(f"page {number}: {error}"))
         return found
 
     try:
@@ -89,6 +94,8 @@ def new_page(browser: Any) -> Iterator[Callable[..., Page]]:
     finally:
         for context in contexts:
             context.close()
+        if errors:
+            print("\nerrors thrown in the browser pages:\n" + "\n".join(errors[:20]))
 
 
 @pytest.fixture

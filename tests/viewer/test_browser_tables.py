@@ -64,15 +64,26 @@ def _version(page: Page) -> int:
     return int(found.group(1))
 
 
-def _deciding(pages: list[Page]) -> Page:
-    """The page whose seat must decide now (the bot may move first: wait for a person's turn)."""
+def _deciding(pages: list[Page], url: str) -> Page:
+    """The page whose seat must decide now (the bot may move first: wait for a person's turn):
+    one that offers choices once its run has ended. Not one that merely reads "Your decision":
+    while a page is drawn again its elements of the run before stay until the run ends, so the
+    page of the person who has just moved still read it for a moment after it showed the move
+    (a fresh-clone CI run then waited a minute for that person's choices, on the wrong page)."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
         for page in pages:
-            if page.get_by_text("Your decision").count():
+            if choices(page).count() and not _running(page):
                 return page
         pages[0].wait_for_timeout(200)
-    raise AssertionError("no seat was asked to decide")
+    pending = httpx.get(url, timeout=30).json()["view"]["pending"]
+    shown = [main_text(page)[:300] for page in pages]
+    raise AssertionError(f"no page offered a choice; the match waits for {pending}; {shown}")
+
+
+def _running(page: Page) -> bool:
+    """Streamlit is running the page's script (its "running" sign is shown)."""
+    return page.locator('[data-testid="stStatusWidget"]').count() > 0
 
 
 def _seen_at(pages: list[Page], api: str, version: int, since: float) -> list[float]:
@@ -190,7 +201,7 @@ def _frame_text(frame: bytes | str) -> str:
     return "\n".join(_proto_strings(message))
 
 
-def _holds_none(spectator: Page, frames: list[str], hidden: set[str]) -> None:
+def _holds_none(spectator: Page, frames: list[bytes | str], hidden: set[str]) -> None:
     """Neither the spectator's page nor anything its browser received names a hidden card (by
     its name, e.g. "VII", in any text it received, or by any of its ids, e.g. "7#1")."""
     text = main_text(spectator)
@@ -260,7 +271,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
 
     url = f"{api.base}/matches/{match_id}"
     for _ in range(12):
-        mover = _deciding([ann, bo])
+        mover = _deciding([ann, bo], url)
         other = bo if mover is ann else ann
         settle(mover)
         before = _version(other)
@@ -278,7 +289,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
     # the seat to decide takes its first choice; every browser shows it, never reloaded
     for timed in range(TIMED_MOVES):
         if timed:  # the next person to decide, once every page shows the move before
-            mover = _deciding([ann, bo])
+            mover = _deciding([ann, bo], url)
             other = bo if mover is ann else ann
             settle(mover)
             before = _version(other)
