@@ -86,19 +86,46 @@ def _running(page: Page) -> bool:
     return page.locator('[data-testid="stStatusWidget"]').count() > 0
 
 
+# Each page notes, as its own drawing changes, the time (the machine's clock, as Python's
+# ``time.time()``) and the match version its main part shows: a move's time in a browser is
+# when the page drew it, not when the test next happened to look (reading three pages' text in
+# turn took 0.1-0.2 s a round on this box, which every figure would have carried).
+VERSIONS_SEEN = """(() => {
+    window.__versions = [];
+    // the moment of the last click in the page (the test's clock starts there)
+    document.addEventListener("click", () => { window.__clicked = Date.now(); }, true);
+    let last = -1;
+    const look = () => {
+        const main = document.querySelector('[data-testid="stMain"]');
+        const found = main && /version (\\d+)/.exec(main.textContent);
+        if (found && Number(found[1]) !== last) {
+            last = Number(found[1]);
+            window.__versions.push([Date.now(), last]);
+        }
+    };
+    new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                  characterData: true});
+})()"""
+DRAWN_AFTER = """(version) => {
+    const found = (window.__versions || []).find(([, seen]) => seen > version);
+    return found ? found[0] : null;
+}"""
+
+
 def _seen_at(pages: list[Page], api: str, version: int, since: float) -> list[float]:
-    """Seconds from ``since`` until each page (never reloaded) shows a version above ``version``,
-    all watched at once; last, until the API's public view (``api``: the match's URL) has it."""
+    """Seconds from ``since`` (``time.time()``) until each page (never reloaded) drew a version
+    above ``version``, all watched at once; last, until the API's public view (``api``: the
+    match's URL) has it."""
     deadline = since + SEEN_WITHIN_S
     seen: dict[int, float] = {}
     while len(seen) < len(pages) + 1:
         for i, page in enumerate(pages):
-            found = VERSION.search(main_text(page)) if i not in seen else None
-            if found and int(found.group(1)) > version:
-                seen[i] = time.monotonic() - since
+            drawn = page.evaluate(DRAWN_AFTER, version) if i not in seen else None
+            if drawn is not None:
+                seen[i] = drawn / 1000 - since
         if len(pages) not in seen and httpx.get(api, timeout=30).json()["version"] > version:
-            seen[len(pages)] = time.monotonic() - since
-        assert time.monotonic() < deadline, f"a move not shown within {SEEN_WITHIN_S} s"
+            seen[len(pages)] = time.time() - since
+        assert time.time() < deadline, f"a move not shown within {SEEN_WITHIN_S} s"
         pages[0].wait_for_timeout(20)
     return [seen[i] for i in range(len(pages) + 1)]
 
@@ -227,6 +254,8 @@ def test_two_browsers_play_each_other_and_a_third_watches(
 ) -> None:
     api, viewer = service
     ann, bo, cy = (new_page(viewport=WINDOW) for _ in range(3))
+    for page in (ann, bo, cy):
+        page.add_init_script(VERSIONS_SEEN)
     frames: list[bytes | str] = []  # everything the spectator's browser received
     cy.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(data)))
 
@@ -281,7 +310,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
         # no player's card is hidden yet (a seat is dealt on its turn, and a card asked
         # for may be shown to all, a refused cuckoo's say): play on until one is
         choices(mover).first.click()
-        _seen_at([mover, other], url, before, time.monotonic())
+        _seen_at([mover, other], url, before, time.time())
     # the spectator has watched the match so far: it holds neither player's hidden card
     assert hidden, "no card of the players was hidden at the time of the scan"
     _holds_none(cy, frames, hidden)
@@ -294,7 +323,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
             settle(mover)
             before = _version(other)
         choices(mover).first.click()
-        clicked = time.monotonic()
+        clicked = (mover.evaluate("window.__clicked || null") or time.time() * 1000) / 1000
         own, to_player, to_spectator, stored = _seen_at([mover, other, cy], url, before, clicked)
         print(f"\nmove shown {own:.2f} s after the click in the mover's browser, "
               f"{to_player:.2f} s in the other player's, {to_spectator:.2f} s in the "
