@@ -64,17 +64,17 @@ def public(url: str, match_id: str) -> MatchOut:
     return call(url, None, lambda client: client.get_match(match_id))
 
 
-def moved(url: str, token: str | None, match_id: str, version: int, wait: float) -> bool:
-    """Whether the match moved past ``version``: at once if it has, else within ``wait``
-    seconds as soon as it does (``wait`` 0: one ``GET /matches/{id}``, no waiting)."""
-    if wait <= 0:
-        return call(url, token, lambda client: client.get_match(match_id)["version"]) != version
-    return moved_since(url, token, match_id, version, wait)
-
-
 def version(url: str, token: str | None, match_id: str) -> int:
     """The match's version now (one ``GET /matches/{id}``): has it moved since a view?"""
     return call(url, token, lambda client: client.get_match(match_id)["version"])
+
+
+def moved(url: str, token: str | None, match_id: str, seen: int, wait: float) -> bool:
+    """Whether the match moved past version ``seen``: at once if it has, else within ``wait``
+    seconds as soon as it does (``wait`` 0: one ``GET /matches/{id}``, no waiting)."""
+    if wait <= 0:
+        return version(url, token, match_id) != seen
+    return moved_since(url, token, match_id, seen, wait)
 
 
 def open_seats(answer: MatchOut) -> list[int]:

@@ -96,6 +96,8 @@ def opening() -> tuple[MatchState, list[Event]]:
 
 
 async def new_match(store: Store, tokens: dict[int, str] | None = None) -> tuple[str, MatchState]:
+    """A new match's opening committed (``tokens``: the token hashes stored with it): its id
+    and its state."""
     match_id = str(uuid.uuid4())
     state, events = opening()
     await store.commit(
@@ -371,21 +373,10 @@ async def test_lazy_listener_hears_every_commit_after_a_new_subscriber_listens(
         here = Notifier()  # this process's: no commit of its own
         listener = PgListener(libpq_conninfo(postgres_url), here, lazy=True, linger=0.05)
         store = EventStore(eng)  # another process's store: its own notifier
-        match_id = str(uuid.uuid4())
-        state, events = opening()
-        await store.commit(
-            match_id,
-            expected_version=0,
-            prev_hash=GENESIS_HASH,
-            events=events,
-            summary=summary_of(state),
-            new_match=NewMatch(
-                id=match_id, seats=[], seed=None, game="cuccu", options={"starting_lives": 2}
-            ),
-        )
+        match_id, _ = await new_match(store)
         await asyncio.sleep(0.1)
         assert not listener.running and listener.connections == 0  # nobody subscribed
-        version = len(events)
+        version = len(opening()[1])
         for round_ in (1, 2):
             with here.subscribe(match_id) as sub:
                 assert listener.running

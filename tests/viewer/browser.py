@@ -113,12 +113,20 @@ def cuccu_run(database: Path) -> Iterator[tuple[Api, str]]:
         stop(proc)
 
 
+#: Streamlit's "running" sign, shown while it runs the page's script or a fragment of it
+STATUS_WIDGET = '[data-testid="stStatusWidget"]'
+
+
+def running(page: Page) -> bool:
+    """Streamlit is running the page or a fragment of it: the elements of the run before may
+    still stand."""
+    return page.locator(STATUS_WIDGET).count() > 0
+
+
 def settle(page: Page, timeout_ms: int = TIMEOUT_MS) -> None:
     """Wait until Streamlit has finished the run (its "running" indicator is gone)."""
     page.wait_for_timeout(300)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms
-    )
+    page.wait_for_function(f"() => !document.querySelector('{STATUS_WIDGET}')", timeout=timeout_ms)
 
 
 #: the buttons of the choices this seat is offered now (one per choice, on the main page)

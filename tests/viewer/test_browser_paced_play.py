@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.viewer.browser import choices, open_app, play_on, settle, settle_paced
+from tests.viewer.browser import choices, open_app, play_on, running, settle, settle_paced
 from tests.viewer.support import Api
 
 if TYPE_CHECKING:
@@ -36,11 +36,6 @@ def _step(page: Page) -> tuple[int, int] | None:
         if found is not None:
             return int(found.group(1)), int(found.group(2))
     return None
-
-
-def _running(page: Page) -> bool:
-    """Streamlit is running the page or a fragment of it (its "running" indicator is up)."""
-    return page.locator('[data-testid="stStatusWidget"]').count() > 0
 
 
 def _newest_logged(page: Page) -> int | None:
@@ -86,7 +81,7 @@ def test_a_choice_s_steps_are_drawn_one_at_a_time_and_skip_goes_to_the_next_deci
         _act(page)
         clicked = time.monotonic()
         while time.monotonic() < clicked + 120:
-            if _running(page):  # mid-run, the last run's elements may still stand
+            if running(page):  # mid-run, the last run's elements may still stand
                 page.wait_for_timeout(50)
                 continue
             step = _step(page)
@@ -100,7 +95,7 @@ def test_a_choice_s_steps_are_drawn_one_at_a_time_and_skip_goes_to_the_next_deci
                     frames.append(seen)
                 if len(frames) > 1 and choices(page).count():  # no decision while the
                     page.wait_for_timeout(500)  # bots' steps play (a button of the run before
-                    if _step(page) is not None and not _running(page):  # may linger an instant)
+                    if _step(page) is not None and not running(page):  # may linger an instant)
                         assert choices(page).count() == 0, frames
             elif frames or page.get_by_text(OVER).count():
                 break
@@ -171,7 +166,7 @@ def test_once_out_the_rest_of_the_match_is_offered_to_watch_or_skip(
     steps: set[int] = set()
     deadline = time.monotonic() + 60
     while len(steps) < 3 and time.monotonic() < deadline:
-        if not _running(page) and (step := _step(page)) is not None:
+        if not running(page) and (step := _step(page)) is not None:
             steps.add(step[0])
         page.wait_for_timeout(150)
     assert len(steps) >= 3, steps  # the rest plays on, step by step

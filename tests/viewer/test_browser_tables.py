@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from domain.games.cuccu.cards import CARDS
-from tests.viewer.browser import TIMEOUT_MS, choices, main_text, open_app, settle
+from tests.viewer.browser import TIMEOUT_MS, choices, main_text, open_app, running, settle
 from tests.viewer.support import Api
 from viewer.games.cuccu_captions import card_name
 
@@ -73,17 +73,12 @@ def _deciding(pages: list[Page], url: str) -> Page:
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
         for page in pages:
-            if choices(page).count() and not _running(page):
+            if choices(page).count() and not running(page):
                 return page
         pages[0].wait_for_timeout(200)
     pending = httpx.get(url, timeout=30).json()["view"]["pending"]
     shown = [main_text(page)[:300] for page in pages]
     raise AssertionError(f"no page offered a choice; the match waits for {pending}; {shown}")
-
-
-def _running(page: Page) -> bool:
-    """Streamlit is running the page's script (its "running" sign is shown)."""
-    return page.locator('[data-testid="stStatusWidget"]').count() > 0
 
 
 # Each page notes, as its own drawing changes, the time (the machine's clock, as Python's
