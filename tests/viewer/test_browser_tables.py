@@ -58,10 +58,16 @@ def _claim(page: Page, name: str) -> None:
     expect(page.get_by_text(re.compile(r"Match \w+ · round"))).to_be_visible()
 
 
-def _version(page: Page) -> int:
+def _shown_version(page: Page) -> int | None:
+    """The match version the page shows (None while it shows none)."""
     found = VERSION.search(main_text(page))
-    assert found, "the seat's page shows no match version"
-    return int(found.group(1))
+    return int(found.group(1)) if found else None
+
+
+def _version(page: Page) -> int:
+    shown = _shown_version(page)
+    assert shown is not None, "the seat's page shows no match version"
+    return shown
 
 
 def _deciding(pages: list[Page], url: str) -> Page:
@@ -69,11 +75,15 @@ def _deciding(pages: list[Page], url: str) -> Page:
     one that offers choices once its run has ended. Not one that merely reads "Your decision":
     while a page is drawn again its elements of the run before stay until the run ends, so the
     page of the person who has just moved still read it for a moment after it showed the move
-    (a fresh-clone CI run then waited a minute for that person's choices, on the wrong page)."""
+    (a fresh-clone CI run then waited a minute for that person's choices, on the wrong page).
+    And one that shows the match's version now: between rounds both people are offered *Next
+    round*, and the page of the one who did not start it offers it until it catches up; a
+    click there asks for a round already dealt, and nothing moves."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
+        now = httpx.get(url, timeout=30).json()["version"]
         for page in pages:
-            if choices(page).count() and not running(page):
+            if choices(page).count() and not running(page) and _shown_version(page) == now:
                 return page
         pages[0].wait_for_timeout(200)
     pending = httpx.get(url, timeout=30).json()["view"]["pending"]
@@ -120,7 +130,19 @@ def _seen_at(pages: list[Page], api: str, version: int, since: float) -> list[fl
                 seen[i] = drawn / 1000 - since
         if len(pages) not in seen and httpx.get(api, timeout=30).json()["version"] > version:
             seen[len(pages)] = time.time() - since
-        assert time.time() < deadline, f"a move not shown within {SEEN_WITHIN_S} s"
+        if time.time() >= deadline:
+            names = ["the mover", "the other player", "the spectator"][: len(pages)]
+            missing = [names[i] for i in range(len(pages)) if i not in seen]
+            behind = [main_text(page)[:600] for i, page in enumerate(pages) if i not in seen]
+            answer = httpx.get(api, timeout=30).json()
+            raise AssertionError(
+                f"a move after version {version} not shown within {SEEN_WITHIN_S} s by "
+                f"{missing + ([] if len(pages) in seen else ['the API'])}; the API is at "
+                f"version {answer['version']}, waiting for {answer['view']['pending']}; the pages "
+                f"drew "
+                f"{[page.evaluate('window.__versions') for page in pages]}; the pages that "
+                f"did not: {behind}"
+            )
         pages[0].wait_for_timeout(20)
     return [seen[i] for i in range(len(pages) + 1)]
 

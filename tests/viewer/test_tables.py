@@ -119,3 +119,25 @@ def test_a_seat_and_a_spectator_are_drawn_for_every_game(api: Api, game: str) ->
 
 def at_text(at: AppTest) -> list[Any]:
     return [*at.markdown, *at.caption, *at.info]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_spectator_follows_a_table_through_the_end_of_its_rounds(api: Api, game: str) -> None:
+    """Two people and a bot play three rounds; after every move the spectator's match catches
+    up to the API's version (the round's end and the next deal included)."""
+    match_id = tables.create_table(api.base, game, 2, 1, "random")
+    seats = {s: tables.claim(api.base, match_id, s, n)[1] for s, n in ((0, "Ann"), (1, "Bo"))}
+    watching = tables.watch(api.base, match_id)
+    rounds = 0
+    while rounds < 3:
+        view = tables.public(api.base, match_id)["view"]
+        if view["status"] == "over":
+            break
+        pending = view["pending"]
+        seat = seats[pending["seat"] if pending["seat"] is not None else 0]
+        rounds += pending["kind"] == "next_round"
+        with connect(api.base, seat.token) as client:
+            client.send_command(match_id, pending["choices"][0], expected_version=view["version"])
+        tables.follow_watch(watching)
+        assert watching.view.version == tables.version(api.base, None, match_id)
+    assert rounds == 3 or watching.view.status == "over"
