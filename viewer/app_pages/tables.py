@@ -238,7 +238,11 @@ def _caught_up(match_id: str) -> bool:
         if not tables.moved(url, playing.token, match_id, view.version, _wait(view, playing.seat)):
             return False
         SEATS[game].follow(playing)
-        return True
+        # While the page shows its last action's steps one at a time, its own fragment draws
+        # them, these new ones too, and draws the whole page at their end. A whole-page run
+        # asked for here meanwhile raced that fragment's timer, and Streamlit's front end could
+        # then fail ("Bad delta path index"), leaving the page blank.
+        return not playing.pacing
     watching = _watching(match_id)
     if watching is None:
         return False
