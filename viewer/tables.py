@@ -28,6 +28,9 @@ POLL_SECONDS = 0.5  # a seat or a spectator asks the API this often whether the 
 #: ends before the next is due, and short enough that a click on the page (whose run waits for
 #: the question's end) is not held up noticeably, nor Streamlit's "running" sign shown (0.5 s)
 WAIT_SECONDS = 0.4
+#: should a page's questions stop coming for this long (its Streamlit timer lost), the browser
+#: asks for a whole run of the page, which catches up and arms the timer again
+STALL_SECONDS = 4.0
 
 
 def lobby(url: str) -> list[MatchSummary]:

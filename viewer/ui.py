@@ -19,9 +19,11 @@ API_WIDGET = "api_url_input"
 KEYS_HINT = "keys_hint"
 #: the page's own style: on a touch screen with no mouse (a phone, a tablet) there are no keys to
 #: press, so the hints about them are hidden: that container, the key on each choice's button,
-#: and Replay's list of keys
+#: and Replay's list of keys. A container whose key starts with ``hidden_`` is never shown: it
+#: holds what a page notes for itself and its tests (Tables' count of its questions for news)
 PAGE_STYLE = (
-    "<style>@media (hover: none) and (pointer: coarse) {"
+    "<style>[class*='st-key-hidden_'] { display: none; }"
+    " @media (hover: none) and (pointer: coarse) {"
     f" .st-key-{KEYS_HINT}, [class*='st-key-do_'] button code, .ct-keys {{ display: none; }}"
     " }</style>"
 )

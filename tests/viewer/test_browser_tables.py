@@ -27,12 +27,15 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from domain.games.cuccu.cards import CARDS
 from tests.viewer.browser import TIMEOUT_MS, choices, main_text, open_app, running, settle
 from tests.viewer.support import Api
+from viewer import tables
 from viewer.games.cuccu_captions import card_name
+from viewer.remote import connect
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 VERSION = re.compile(r"version (\d+)")
+PACING = re.compile(r"Move \d+ of \d+ since your choice")  # a page showing its moves one at a time
 CARD = re.compile(r"Your card: (.+?)(?: \(\d+\))?$", re.M)  # "VII (7)": the name is "VII"
 WINDOW = {"width": 1366, "height": 900}  # each person's browser
 SEEN_WITHIN_S = 30.0  # a functional wait on 2 shared cores; the figure printed is the point
@@ -70,6 +73,22 @@ def _version(page: Page) -> int:
     return shown
 
 
+NEWS_ASKED = """() => {
+    const found = document.querySelector('.st-key-hidden_news');
+    return found ? found.textContent : null;
+}"""
+
+
+def _news_runs(pages: list[Page]) -> str:
+    """Whether each page still asks for news: the count its ``_news`` draws, hidden, read twice
+    two seconds apart (a page whose count stands still has lost its fragment's timer)."""
+    first = [page.evaluate(NEWS_ASKED) for page in pages]
+    pages[0].wait_for_timeout(2000)
+    second = [page.evaluate(NEWS_ASKED) for page in pages]
+    counts = list(zip(first, second, strict=True))
+    return f"each page's news count, then two seconds later: {counts}"
+
+
 def _deciding(pages: list[Page], url: str) -> Page:
     """The page whose seat must decide now (the bot may move first: wait for a person's turn):
     one that offers choices once its run has ended. Not one that merely reads "Your decision":
@@ -88,7 +107,9 @@ def _deciding(pages: list[Page], url: str) -> Page:
         pages[0].wait_for_timeout(200)
     pending = httpx.get(url, timeout=30).json()["view"]["pending"]
     shown = [main_text(page)[:300] for page in pages]
-    raise AssertionError(f"no page offered a choice; the match waits for {pending}; {shown}")
+    raise AssertionError(
+        f"no page offered a choice; the match waits for {pending}; {shown}; {_news_runs(pages)}"
+    )
 
 
 # Each page notes, as its own drawing changes, the time (the machine's clock, as Python's
@@ -141,7 +162,7 @@ def _seen_at(pages: list[Page], api: str, version: int, since: float) -> list[fl
                 f"version {answer['version']}, waiting for {answer['view']['pending']}; the pages "
                 f"drew "
                 f"{[page.evaluate('window.__versions') for page in pages]}; the pages that "
-                f"did not: {behind}"
+                f"did not: {behind}; {_news_runs(pages)}"
             )
         pages[0].wait_for_timeout(20)
     return [seen[i] for i in range(len(pages) + 1)]
@@ -339,14 +360,67 @@ def test_two_browsers_play_each_other_and_a_third_watches(
             other = bo if mover is ann else ann
             settle(mover)
             before = _version(other)
+        # the other player's page may still show its own last choice's moves one at a time
+        # (the pace, 1.5 s a move): it shows this one after them, and the figure says so
+        pacing = other.get_by_text(PACING).count() > 0
         choices(mover).first.click()
         clicked = (mover.evaluate("window.__clicked || null") or time.time() * 1000) / 1000
         own, to_player, to_spectator, stored = _seen_at([mover, other, cy], url, before, clicked)
         print(f"\nmove shown {own:.2f} s after the click in the mover's browser, "
               f"{to_player:.2f} s in the other player's, {to_spectator:.2f} s in the "
-              f"spectator's (in the API's public view after {stored:.2f} s)")  # fmt: skip
+              f"spectator's (in the API's public view after {stored:.2f} s)"
+              + ("; the other player's page was pacing" if pacing else ""))  # fmt: skip
         if timed == 0:
             expect(cy.get_by_text(re.compile(r"^Last: "))).to_be_visible()
             public = httpx.get(url, timeout=30).json()["view"]
             if public["status"] == "in_round" and public["round"] == 1:  # no reveal: scan again
                 _holds_none(cy, frames, hidden)
+    # how often each page asked for news, and how often its guard found the questions stopped
+    print(f"\nnews counts (Ann, Bo, the spectator): "
+          f"{[page.evaluate(NEWS_ASKED) for page in (ann, bo, cy)]}")  # fmt: skip
+
+
+# Streamlit's timer for a fragment's ``run_every`` is a ``setInterval`` of that many
+# milliseconds (the news fragment's: 500); from the moment the test sets ``__newsStopped``, such
+# a timer fires no more, as if Streamlit had lost it (other timers of the page are untouched).
+NEWS_TIMER_STOPPED = """(() => {
+    const interval = window.setInterval;
+    window.setInterval = (run, ms, ...rest) =>
+        interval((...args) => { if (!(window.__newsStopped && ms === 500)) run(...args); },
+                 ms, ...rest);
+})()"""
+
+
+def test_a_page_whose_news_timer_is_lost_still_shows_a_move(
+    service: tuple[Api, str], new_page: Callable[..., Page]
+) -> None:
+    """The spectator's page loses its news timer (a Streamlit bug could): its guard in the
+    browser sees the news count stand still, asks for a whole run, and the page shows a move made
+    meanwhile, without a reload; the count says the guard acted."""
+    api, viewer = service
+    match_id = tables.create_table(api.base, "cuccu", 2, 1, "random")
+    seats = {s: tables.claim(api.base, match_id, s, n)[1] for s, n in ((0, "Ann"), (1, "Bo"))}
+    page = new_page(viewport=WINDOW)
+    page.add_init_script(NEWS_TIMER_STOPPED)
+    open_app(page, f"{viewer}/tables?table={match_id}")
+    page.get_by_role("button", name="Watch").click()
+    expect(page.get_by_text("You are watching")).to_be_visible()
+    before = _version(page)
+    page.evaluate("window.__newsStopped = true")
+    asked = page.evaluate(NEWS_ASKED)
+    page.wait_for_timeout(1500)
+    assert page.evaluate(NEWS_ASKED) == asked, "the news timer still ran: the test stops nothing"
+
+    url = f"{api.base}/matches/{match_id}"
+    view = httpx.get(url, timeout=30).json()["view"]
+    pending = view["pending"]
+    with connect(api.base, seats[pending["seat"] if pending["seat"] is not None else 0].token) as c:
+        choice = c.get_match(match_id)["view"]["pending"]["choices"][0]
+        c.send_command(match_id, choice, expected_version=view["version"])
+    expect(page.get_by_text(re.compile(r"stalled [1-9]"))).to_have_count(1)
+    page.wait_for_function(
+        "(v) => { const m = /version (\\d+)/.exec(document.querySelector("
+        "'[data-testid=\"stMain\"]').textContent); return m && Number(m[1]) > v; }",
+        arg=before,
+        timeout=TIMEOUT_MS,
+    )

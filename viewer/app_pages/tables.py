@@ -32,6 +32,9 @@ TABLE = "table"  # the address's match of an invite: ?table=<match id>
 WATCHING = "tables_watching"  # this browser's spectator match (a tables.Watch)
 LEVELS = ("expert", "basic", "random")
 _FULL_RUN = "tables_full_run"  # set by the page's run for the ``_news`` it draws
+_ASKED = "tables_news_asked"  # how many times this session's ``_news`` ran
+_STALLS = "tables_news_stalls"  # how many times the browser found them stopped (``_stalled``)
+NEWS_BEACON = "hidden_news"  # the key of the hidden container ``_news`` draws its count into
 
 
 def _report(error: Exception) -> None:
@@ -226,16 +229,17 @@ def _wait(view: Any, seat: int | None) -> float:
     return tables.WAIT_SECONDS
 
 
-def _caught_up(match_id: str) -> bool:
+def _caught_up(match_id: str, waiting: bool = True) -> bool:
     """One question to the API: has the match moved? It waits a moment on the API's stream for
-    the answer (``tables.moved``), so a move stored meanwhile is answered as soon as it is
-    stored. If it moved, this browser's match catches up: True."""
+    the answer (``tables.moved``; not when ``waiting`` is False), so a move stored meanwhile is
+    answered as soon as it is stored. If it moved, this browser's match catches up: True."""
     url = api_url()
     seated = _seated(match_id)
     if seated is not None:
         game, playing = seated
         view = playing.view
-        if not tables.moved(url, playing.token, match_id, view.version, _wait(view, playing.seat)):
+        wait = _wait(view, playing.seat) if waiting else 0.0
+        if not tables.moved(url, playing.token, match_id, view.version, wait):
             return False
         SEATS[game].follow(playing)
         # While the page shows its last action's steps one at a time, its own fragment draws
@@ -247,14 +251,21 @@ def _caught_up(match_id: str) -> bool:
     if watching is None:
         return False
     view = watching.view
-    moved = tables.moved(url, None, match_id, view.version, _wait(view, None))
+    wait = _wait(view, None) if waiting else 0.0
+    moved = tables.moved(url, None, match_id, view.version, wait)
     return moved and tables.follow_watch(watching)
 
 
 @st.fragment(run_every=tables.POLL_SECONDS)
 def _news(match_id: str) -> None:
     """Every half second, one small question to the API (``_caught_up``); only when the match
-    moved is the page drawn again (a whole run), so waiting costs a request, not a redraw."""
+    moved is the page drawn again (a whole run), so waiting costs a request, not a redraw.
+
+    Each run draws, hidden, its count: the browser's guard (``_ask_news``) watches it, and a
+    page's tests read it."""
+    asked = st.session_state[_ASKED] = st.session_state.get(_ASKED, 0) + 1
+    stalls = st.session_state.get(_STALLS, 0)
+    st.container(key=NEWS_BEACON).text(f"news {asked} stalled {stalls}")
     if st.session_state.pop(_FULL_RUN, False):
         return  # drawn by the page's own run, which has just caught up: the next one asks
     try:
@@ -265,11 +276,24 @@ def _news(match_id: str) -> None:
         st.rerun()
 
 
+def _stalled(match_id: str) -> None:
+    """The browser found ``_news`` silent for ``tables.STALL_SECONDS``: catch up now (no wait);
+    the whole run of the page that follows draws it and arms ``_news`` again."""
+    st.session_state[_STALLS] = st.session_state.get(_STALLS, 0) + 1
+    try:
+        _caught_up(match_id, waiting=False)
+    except (remote.ApiError, remote.ApiUnavailable):
+        return  # the page is drawn as it was; its next question may be answered
+
+
 def _ask_news(match_id: str) -> None:
     """``_news`` as the page's run draws it: it asks nothing then (the page's run never waits
-    on the stream); its own runs, every half second, do."""
+    on the stream); its own runs, every half second, do. Beside it, outside it, the browser's
+    guard that asks for the whole page should those runs stop coming (``_stalled``)."""
     st.session_state[_FULL_RUN] = True
     _news(match_id)
+    card_table.news_watch("news_watch", f".st-key-{NEWS_BEACON}", after_s=tables.STALL_SECONDS,
+                          on_stalled=lambda: _stalled(match_id))  # fmt: skip
 
 
 def _live_seat(match_id: str, game: str, seated: Any) -> None:

@@ -186,3 +186,15 @@ def keeper(action: str, seat: dict[str, Any] | None = None, *,
                             "steps": []}  # fmt: skip
     _component()(data=data, key="card_table_keeper", width="stretch",
                  on_restore_change=restored)  # fmt: skip
+
+
+def news_watch(key: str, beacon: str, *, after_s: float,
+               on_stalled: Callable[[], None]) -> None:  # fmt: skip
+    """A live page's guard: the browser watches the element ``beacon`` (a CSS selector), which
+    the page's news fragment draws anew at each of its runs; when it has not changed for
+    ``after_s`` seconds while the tab is shown, ``on_stalled`` runs, then the whole page. Draws
+    nothing."""
+    data = {"mode": "news", "key": key, "beacon": beacon, "after_ms": int(after_s * 1000),
+            "steps": []}  # fmt: skip
+    _component()(data=data, key=f"card_table_{key}", width="stretch",
+                 on_stalled_change=on_stalled)  # fmt: skip

@@ -602,11 +602,53 @@ function keeper(component) {
   return () => {};
 }
 
+// --- a page whose news stopped coming -------------------------------------------------------
+
+// A live page asks Python for news on a Streamlit timer (a fragment's run_every), and each such
+// run draws its count into an element (data.beacon: a CSS selector). Should that count stand
+// still for data.after_ms while the tab is shown (the timer lost: Streamlit has had such bugs,
+// and a page that lost it would never show a move again), the browser asks for a whole run of
+// the page, which catches up and arms the timer again; at most once per data.after_ms.
+// setTimeout, not setInterval: a timer of its own kind, whatever happens to the page's others.
+const WATCHES = new WeakMap(); // parentElement -> { data, trigger, seen, since, asked }
+
+function newsWatch(component) {
+  const { data, parentElement } = component;
+  let watch = WATCHES.get(parentElement);
+  if (!watch) {
+    watch = { seen: null, since: Date.now(), asked: 0, stopped: false };
+    WATCHES.set(parentElement, watch);
+    const look = () => {
+      if (watch.stopped) return;
+      const now = Date.now();
+      const beacon = document.querySelector(watch.data.beacon);
+      const text = beacon ? beacon.textContent : null;
+      if (text !== watch.seen || document.hidden) {
+        watch.seen = text; // news came (or nobody looks: a hidden tab's timers are slowed)
+        watch.since = now;
+      } else if (now - watch.since >= watch.data.after_ms
+                 && now - watch.asked >= watch.data.after_ms) {
+        watch.asked = now;
+        watch.trigger("stalled", now);
+      }
+      setTimeout(look, 250);
+    };
+    setTimeout(look, 250);
+  }
+  watch.data = data;
+  watch.trigger = component.setTriggerValue;
+  return () => {
+    watch.stopped = true;
+    WATCHES.delete(parentElement);
+  };
+}
+
 // --- the entry point Streamlit calls on every render of the element ---------------------------
 
 export default function (component) {
   const { data, parentElement } = component;
   if (data.mode === "keeper") return keeper(component);
+  if (data.mode === "news") return newsWatch(component);
   let state = STATES.get(parentElement);
   if (!state) {
     for (const old of parentElement.querySelectorAll(":scope > .ct-root")) old.remove();
