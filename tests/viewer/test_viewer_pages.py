@@ -50,15 +50,18 @@ def table_data(at: AppTest) -> dict[str, Any]:
     found += [e for block in at.main.children.values() for e in _elements(block)]
     for element in found:
         proto = element.proto
-        if proto.component_name == "cuccu_card_table":
-            data: dict[str, Any] = json.loads(proto.json)
-            before: list[Any] = []
-            for step in data["steps"]:  # a seat sent as 0 is the one of the step before
-                seats = step["t"]["seats"]
-                step["t"]["seats"] = before = [
-                    before[i] if seat == 0 else seat for i, seat in enumerate(seats)
-                ]
-            return data
+        if proto.component_name != "cuccu_card_table":
+            continue
+        data: dict[str, Any] = json.loads(proto.json)
+        if data["mode"] in ("keeper", "news"):
+            continue  # the same component keeps a seat and guards a live page's news: no table
+        before: list[Any] = []
+        for step in data["steps"]:  # a seat sent as 0 is the one of the step before
+            seats = step["t"]["seats"]
+            step["t"]["seats"] = before = [
+                before[i] if seat == 0 else seat for i, seat in enumerate(seats)
+            ]
+        return data
     raise AssertionError("no card table on the page")
 
 
