@@ -47,8 +47,11 @@ def one_run() -> list[dict[str, float]] | None:
                "-k", "two_browsers", "-s", "-p", "no:xdist", "-p", "no:cacheprovider"]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        failed = [line for line in done.stdout.splitlines() if line.startswith("E ")]
-        print(f"  the test failed (exit {done.returncode}): " + "\n  ".join(failed[:6])[:4000])
+        lines = done.stdout.splitlines()
+        failed = [line for line in lines if line.startswith("E ")][:6]
+        if "errors thrown in the browser pages:" in lines:  # printed by the test's teardown
+            failed += lines[lines.index("errors thrown in the browser pages:") :][:6]
+        print(f"  the test failed (exit {done.returncode}): " + "\n  ".join(failed)[:6000])
         return None
     return [{k: float(v or 0) if k != "paced" else float(v is not None)
              for k, v in m.groupdict().items()} for m in MOVE.finditer(done.stdout)]  # fmt: skip

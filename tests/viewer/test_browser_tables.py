@@ -21,6 +21,7 @@ import httpx
 import pyarrow
 import pyarrow.ipc
 from google.protobuf.message import DecodeError, Message
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -110,6 +111,20 @@ def _deciding(pages: list[Page], url: str) -> Page:
     raise AssertionError(
         f"no page offered a choice; the match waits for {pending}; {shown}; {_news_runs(pages)}"
     )
+
+
+def _take_first_choice(mover: Page, pages: list[Page], url: str) -> None:
+    """The mover takes the first choice its page offers; if it goes away before the click, the
+    failure says what the match waits for and what each page shows, and whether it still asks."""
+    try:
+        choices(mover).first.click()
+    except PlaywrightTimeoutError as error:
+        pending = httpx.get(url, timeout=30).json()["view"]["pending"]
+        shown = [main_text(page)[:600] for page in pages]
+        raise AssertionError(
+            f"the mover's choice went away before the click (page {pages.index(mover) + 1}); "
+            f"the match waits for {pending}; {shown}; {_news_runs(pages)}"
+        ) from error
 
 
 # Each page notes, as its own drawing changes, the time (the machine's clock, as Python's
@@ -347,7 +362,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
             break
         # no player's card is hidden yet (a seat is dealt on its turn, and a card asked
         # for may be shown to all, a refused cuckoo's say): play on until one is
-        choices(mover).first.click()
+        _take_first_choice(mover, [ann, bo, cy], url)
         _seen_at([mover, other], url, before, time.time())
     # the spectator has watched the match so far: it holds neither player's hidden card
     assert hidden, "no card of the players was hidden at the time of the scan"
@@ -363,7 +378,7 @@ def test_two_browsers_play_each_other_and_a_third_watches(
         # the other player's page may still show its own last choice's moves one at a time
         # (the pace, 1.5 s a move): it shows this one after them, and the figure says so
         pacing = other.get_by_text(PACING).count() > 0
-        choices(mover).first.click()
+        _take_first_choice(mover, [ann, bo, cy], url)
         clicked = (mover.evaluate("window.__clicked || null") or time.time() * 1000) / 1000
         own, to_player, to_spectator, stored = _seen_at([mover, other, cy], url, before, clicked)
         print(f"\nmove shown {own:.2f} s after the click in the mover's browser, "
