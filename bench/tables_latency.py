@@ -31,6 +31,7 @@ MOVE = re.compile(
     r"\(in the API's public view after (?P<api>[\d.]+) s\)(?P<paced>; the other player's page was "
     r"pacing)?"
 )
+GUARDED = re.compile(r"news counts .*stalled [1-9]")  # the test prints each page's counts
 ROWS = (
     ("other", "the other player"),
     ("other_idle", "  its page not pacing"),
@@ -53,6 +54,8 @@ def one_run() -> list[dict[str, float]] | None:
             failed += lines[lines.index("errors thrown in the browser pages:") :][:6]
         print(f"  the test failed (exit {done.returncode}): " + "\n  ".join(failed)[:6000])
         return None
+    if GUARDED.search(done.stdout):
+        print("  a page's guard found its news stopped and asked for the whole page")
     return [{k: float(v or 0) if k != "paced" else float(v is not None)
              for k, v in m.groupdict().items()} for m in MOVE.finditer(done.stdout)]  # fmt: skip
 
