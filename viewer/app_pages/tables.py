@@ -241,11 +241,14 @@ def _caught_up(match_id: str, waiting: bool = True) -> bool:
         wait = _wait(view, playing.seat) if waiting else 0.0
         if not tables.moved(url, playing.token, match_id, view.version, wait):
             return False
+        before = len(playing.seen)
         SEATS[game].follow(playing)
         # While the page shows its last action's steps one at a time, its own fragment draws
-        # them, these new ones too, and draws the whole page at their end. A whole-page run
-        # asked for here meanwhile raced that fragment's timer, and Streamlit's front end could
-        # then fail ("Bad delta path index"), leaving the page blank.
+        # them, and it looks every half second: the new moves are drawn by it, the first at its
+        # next look (``hurry``), and the whole page at their end. A whole-page run asked for
+        # here meanwhile raced that fragment's timer, and Streamlit's front end could then fail
+        # ("Bad delta path index"), leaving the page blank.
+        playing.hurry(before)
         return not playing.pacing
     watching = _watching(match_id)
     if watching is None:

@@ -673,6 +673,11 @@ export default function (component) {
   state.trigger = component.setTriggerValue;
   if (!state.ticker) state.ticker = setInterval(() => tick(state), 250);
   const fresh = !state.data || state.data.key !== data.key;
+  // Play's paced steps look for news several times a step and draw the same table each time:
+  // drawn again, a card in flight along its arrow would be cut short
+  const same = data.mode === "play" ? JSON.stringify(data) : null;
+  if (!fresh && same !== null && same === state.same) return state.cleanup;
+  state.same = same;
   if (state.data !== data) expand(data.steps);
   state.data = data;
   state.width = state.root.clientWidth;
@@ -696,7 +701,7 @@ export default function (component) {
     document.addEventListener("keydown", state.choiceKeys);
   }
   if (data.scroll && fresh) bringIntoView(state);
-  return () => {
+  state.cleanup = () => {
     stopPlaying(state);
     clearInterval(state.ticker);
     if (state.keys) document.removeEventListener("keydown", state.keys);
@@ -704,6 +709,7 @@ export default function (component) {
     state.resize.disconnect();
     STATES.delete(parentElement);
   };
+  return state.cleanup;
 }
 
 // After Start or on opening a match, the table (and what follows it) comes into view; again a

@@ -50,6 +50,9 @@ class PlayMatch(Generic[V, E]):
     #: the last action brought the rest of a match this seat is out of: the page asks whether
     #: to watch it step by step or skip to its end
     offer_watch: bool = False
+    #: moves brought by news while steps were shown one at a time (``hurry``): the page draws
+    #: the first of them at its next look and takes its next step a whole pace later
+    hurried: bool = False
 
     @property
     def pacing(self) -> bool:
@@ -84,6 +87,15 @@ class PlayMatch(Generic[V, E]):
             return False
         self.shown += 1
         return True
+
+    def hurry(self, before: int) -> None:
+        """``seen[before:]`` came by news (another seat's move) while steps were shown one at
+        a time: the steps still queued before them are drawn at once and the first of them
+        next, so another person's move is not kept waiting behind a pace; the rest at the
+        pace."""
+        if self.pacing and self.shown is not None and len(self.seen) > before >= self.shown:
+            self.shown = before + 1
+            self.hurried = True
 
     def skip(self) -> None:
         """Straight to the seat's latest view (its next decision, or the match's end)."""

@@ -8,6 +8,7 @@ fields, how it draws its view and words its events and choices, and its coach if
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,11 +34,25 @@ PACE_KEY = "play_pace"
 #: how the steps an action brings are shown: seconds a step (None: all at once); first: default
 PACES: dict[str, float | None] = {"normal": 1.5, "fast": 0.6, "off": None}
 _DUE = "play_step_due"  # when the next paced step is due (monotonic seconds)
+#: the longest between two looks of the paced steps' fragment, whatever the pace: a move that
+#: news brings meanwhile (``PlayMatch.hurry``) is drawn at the next look
+LOOK_SECONDS = 0.5
 
 
 def pace() -> float | None:
     """Seconds a step at the chosen pace; None: the steps are not shown one at a time."""
     return PACES.get(str(st.session_state.get(PACE_KEY, "normal")), PACES["normal"])
+
+
+def _look_every(seconds: float) -> float:
+    """The paced fragment's period: a whole fraction of a step, at most ``LOOK_SECONDS``."""
+    return seconds / math.ceil(seconds / LOOK_SECONDS)
+
+
+def _next_step_due(seconds: float) -> float:
+    """When the step after the one drawn now is due: a step's time from now, less half a look
+    (the look that lands on it is then never a hair early)."""
+    return time.monotonic() + seconds - _look_every(seconds) / 2
 
 
 def _pace_setting() -> None:
@@ -152,7 +167,7 @@ class PlayPage(Generic[M]):
         seconds = pace()
         if seconds is not None:  # the bots' replies one at a time, this seat's action first
             match.step_by_step(since, self.out(match))
-            st.session_state[_DUE] = time.monotonic() + seconds / 2
+            st.session_state[_DUE] = _next_step_due(seconds)
 
     def _leave(self) -> None:
         """Leave this match for a new one: the tab forgets the seat it kept for a reload."""
@@ -163,7 +178,9 @@ class PlayPage(Generic[M]):
         match = self.current()
         if match is not None:
             match.watch()
-            st.session_state[_DUE] = time.monotonic() + (pace() or 0) / 2
+            seconds = pace()
+            if seconds is not None:
+                st.session_state[_DUE] = _next_step_due(seconds)
 
     def _skip(self) -> None:
         match = self.current()
@@ -288,18 +305,21 @@ class PlayPage(Generic[M]):
         if seconds is None:
             match.skip()
         if match.pacing and seconds is not None:
-            st.fragment(run_every=seconds)(self._paced)(match, seconds)
+            st.fragment(run_every=_look_every(seconds))(self._paced)(match, seconds)
         else:
             self._page(match)
 
     def _paced(self, match: M, seconds: float) -> None:
-        """One step more at each of the fragment's runs; the whole page once all are shown."""
+        """One step more each time one is due (the fragment looks several times a step); the
+        whole page once all are shown."""
         if self.current() is not match or not match.pacing:
             st.rerun()  # skipped, left or held: the whole page again
-        now = time.monotonic()
-        if now >= float(st.session_state.get(_DUE, 0)):
+        if match.hurried:  # news drew another's move just now: it stays a whole step
+            match.hurried = False
+            st.session_state[_DUE] = _next_step_due(seconds)
+        elif time.monotonic() >= float(st.session_state.get(_DUE, 0)):
             # a rerun of the page meanwhile (a click, a resize) does not take a step
-            st.session_state[_DUE] = now + seconds / 2
+            st.session_state[_DUE] = _next_step_due(seconds)
             if not match.next_step():
                 st.rerun()
         self._page(match)
