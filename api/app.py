@@ -125,6 +125,19 @@ def start_log(settings: Settings, engine: AsyncEngine) -> ResultLog | None:
     return ResultLog(engine, signer)
 
 
+async def stop_tasks(*tasks: asyncio.Task[Any], timeout: float = 10.0) -> None:
+    """Cancel background tasks and wait until they have ended, ``timeout`` seconds at most
+    (a task still running then is logged by name and left)."""
+    for task in tasks:
+        task.cancel()
+    _, pending = await asyncio.wait(tasks, timeout=timeout)
+    for task in pending:
+        log.error("background task %s did not stop within %.0f s", task.get_name(), timeout)
+    for task in tasks:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+
+
 def create_app(
     settings: Settings | None = None, tracer_provider: TracerProvider | None = None
 ) -> Litestar:
@@ -193,8 +206,10 @@ def create_app(
         try:
             yield
         finally:
-            sweeper.cancel()
-            clocks.cancel()
+            # awaited before the engine is disposed: a task cancelled mid-query and left
+            # running past ``dispose`` waits for ever for its connection (aiosqlite), and the
+            # event loop's close then waits for it (a test client's exit hung 900 s in CI)
+            await stop_tasks(sweeper, clocks)
             if result_log is not None and appender is not None:
                 await result_log.stop(appender)
             bots.close()

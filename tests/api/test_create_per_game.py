@@ -56,7 +56,10 @@ async def test_each_game_is_created_with_its_own_options(client: Client) -> None
     assert row["options"] == {"starting_chips": 7, "powers": False, "max_sets": 2}
     assert row["starting_lives"] is None
 
-    chase = await create(client, {"game": "chase", "seats": TWO, **OWN_OPTIONS["chase"]})
+    # Ben deals here too: with Ann dealing, Ben's request can meet her King, which shows her
+    # and ends round 1 at creation with Ben a life down (A8, A9; a CI run saw lives [4, 3])
+    body = {"game": "chase", "seats": TWO, "first_dealer": 1, **OWN_OPTIONS["chase"]}
+    chase = await create(client, body)
     assert chase["game"] == "chase"
     view = chase["view"]
     assert (view["starting_lives"], view["announce_low"], view["king_cut_loses"]) == (4, True, True)
