@@ -14,6 +14,13 @@ from pathlib import Path
 
 APP = Path(__file__).resolve().parent / "app.py"
 DEFAULT_VIEWER_PORT = 8501
+#: Streamlit sends an element the browser holds in its message cache as a reference to it, on
+#: the browser's word at the start of a run; the browser meanwhile drops entries two runs old,
+#: and a live table's half-second news runs made that race real: a reference to a dropped entry
+#: ("Cached ForwardMsg MISS") is fatal to the page's connection, which then never shows a move
+#: again (1 run in 6-20 of the two-browser Tables test). No element is big enough to be cached
+#: with this floor, so every element is sent whole: a few kB more per run on a local link.
+NO_MESSAGE_CACHE = ("--global.minCachedMessageSize", "1e12")
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -50,6 +57,7 @@ def start_viewer(host: str, api_port: int, viewer_port: int) -> subprocess.Popen
         # them, Streamlit's watcher resolved the path of every loaded module on the thread that
         # sends the pages' updates, and a move reached the other browsers up to 1 s late
         "--server.fileWatcherType", "none",
+        *NO_MESSAGE_CACHE,
     ]  # fmt: skip
     linux = sys.platform.startswith("linux")
     process = subprocess.Popen(

@@ -69,14 +69,23 @@ def browser(service: tuple[Api, str]) -> Iterator[Any]:
 DESKTOP = {"width": 1400, "height": 1300}
 
 
+def _console_error(message: Any, page: int, errors: list[str]) -> None:
+    """A page's console error, kept beside its thrown errors: Streamlit reports there what
+    breaks its connection (a page that then shows nothing new says why only there). Not the
+    404s of its own probes for a page's base path (``/tables/_stcore/health``), which it
+    answers itself by trying the root next."""
+    if message.type == "error" and not message.text.startswith("Failed to load resource"):
+        errors.append(f"page {page} console: {message.text[:300]}")
+
+
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Callable[..., Page]]:
     """Makes fresh browser pages, each in a context of its own (so a fresh Streamlit session,
     as another person's browser): ``new_page(**options)`` takes Playwright's context options
     (a desktop-sized window unless ``viewport`` says otherwise; ``reduced_motion``,
     ``has_touch``, ``is_mobile``, ...). Every context made is closed after the test; the
-    errors its pages' scripts threw are printed then (shown with a failed test's output: a
-    page the viewer's own code broke in the browser says so there)."""
+    errors its pages' scripts threw, and their consoles' errors, are printed then (shown with
+    a failed test's output: a page the viewer's own code broke in the browser says so there)."""
     contexts: list[Any] = []
     errors: list[str] = []
 
@@ -87,6 +96,7 @@ def new_page(browser: Any) -> Iterator[Callable[..., Page]]:
         found.set_default_timeout(TIMEOUT_MS)
         number = len(contexts)
         found.on("pageerror", lambda error: errors.append(f"page {number}: {error}"))
+        found.on("console", lambda message: _console_error(message, number, errors))
         return found
 
     try:

@@ -281,6 +281,18 @@ def _frame_text(frame: bytes | str) -> str:
     return "\n".join(_proto_strings(message))
 
 
+def _references(frames: list[bytes | str]) -> int:
+    """How many of the messages received refer to one the browser should hold in its cache."""
+    found = 0
+    for frame in frames:
+        if isinstance(frame, bytes):
+            message = ForwardMsg()
+            with contextlib.suppress(DecodeError):
+                message.ParseFromString(frame)
+                found += message.WhichOneof("type") == "ref_hash"
+    return found
+
+
 def _holds_none(spectator: Page, frames: list[bytes | str], hidden: set[str]) -> None:
     """Neither the spectator's page nor anything its browser received names a hidden card (by
     its name, e.g. "VII", in any text it received, or by any of its ids, e.g. "7#1")."""
@@ -390,6 +402,9 @@ def test_two_browsers_play_each_other_and_a_third_watches(
             public = httpx.get(url, timeout=30).json()["view"]
             if public["status"] == "in_round" and public["round"] == 1:  # no reveal: scan again
                 _holds_none(cy, frames, hidden)
+    # the browser's message cache is off (viewer/launch.py, NO_MESSAGE_CACHE): nothing it
+    # received refers to an element it was sent before, which it may have dropped meanwhile
+    assert _references(frames) == 0, "the spectator's browser was sent references to its cache"
     # how often each page asked for news, and how often its guard found the questions stopped
     print(f"\nnews counts (Ann, Bo, the spectator): "
           f"{[page.evaluate(NEWS_ASKED) for page in (ann, bo, cy)]}")  # fmt: skip
