@@ -269,28 +269,30 @@ def _proto_strings(message: Message) -> Iterator[str]:
                 yield from text
 
 
-def _frame_text(frame: bytes | str) -> str:
-    """The text a frame or an answer carries, one string per line."""
-    if isinstance(frame, str):
-        return frame  # an HTTP body: HTML or JSON, text through and through
+def _forward_msg(frame: bytes) -> ForwardMsg | None:
+    """A websocket frame as Streamlit's message; None if it is not one."""
     message = ForwardMsg()
     try:
         message.ParseFromString(frame)
     except DecodeError:
+        return None
+    return message
+
+
+def _frame_text(frame: bytes | str) -> str:
+    """The text a frame or an answer carries, one string per line."""
+    if isinstance(frame, str):
+        return frame  # an HTTP body: HTML or JSON, text through and through
+    message = _forward_msg(frame)
+    if message is None:
         return _text_in(frame.decode("utf-8", "replace"))
     return "\n".join(_proto_strings(message))
 
 
 def _references(frames: list[bytes | str]) -> int:
     """How many of the messages received refer to one the browser should hold in its cache."""
-    found = 0
-    for frame in frames:
-        if isinstance(frame, bytes):
-            message = ForwardMsg()
-            with contextlib.suppress(DecodeError):
-                message.ParseFromString(frame)
-                found += message.WhichOneof("type") == "ref_hash"
-    return found
+    messages = (_forward_msg(f) for f in frames if isinstance(f, bytes))
+    return sum(m is not None and m.WhichOneof("type") == "ref_hash" for m in messages)
 
 
 def _holds_none(spectator: Page, frames: list[bytes | str], hidden: set[str]) -> None:
